@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what StopKiosk needs to build, test and run on Debian, skipping what is already there.
+# Idempotent: safe to run before every build. Used by both README commands and by .ci/run.
+set -euo pipefail
+
+packages=(
+  libzbar-dev zbar-tools          # decoding (and zbarimg, the peer the benchmarks compare against)
+  libv4l-dev                      # camera capture through libv4l2
+  libsqlite3-dev sqlite3          # route database (and the sqlite3 CLI, the import benchmark's peer)
+  zlib1g-dev                      # GTFS zips (ZIPFoundation inflates through zlib on Linux)
+  libpng-dev libjpeg62-turbo-dev  # replaying recorded frames and photos
+  libqrencode-dev libcairo2-dev   # stop labels
+  fonts-dejavu-core               # label and screen fonts
+  poppler-utils                   # pdftoppm, for the label read-back tests
+  tmux                            # the kiosk screen tests drive the program through tmux
+  python3                         # the sample-feed scaler used by the benchmarks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6.x toolchain required)" >&2; exit 1; }
