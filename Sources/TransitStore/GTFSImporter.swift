@@ -1,0 +1,652 @@
+import Crypto
+import Foundation
+import GRDB
+import Logging
+import TransitModel
+
+/// What an import did, for the summary the command prints and for tests.
+public struct ImportSummary: Sendable {
+    public var feedName: String
+    public var databasePath: String
+    /// Rows per table, in `Schema.countedTables` order.
+    public var counts: [(table: String, rows: Int)]
+    public var serviceStart: ServiceDate?
+    public var serviceEnd: ServiceDate?
+    public var timeZone: String
+    public var feedHash: String
+    public var warnings: ImportWarnings
+    /// Feed files present but not imported (shapes, fares, …), by name.
+    public var skippedFiles: [String]
+    /// Stop times whose missing times were interpolated between timepoints.
+    public var interpolatedStopTimes: Int
+    public var seconds: Double
+
+    public func count(_ table: String) -> Int { counts.first { $0.table == table }?.rows ?? 0 }
+}
+
+/// Imports a GTFS feed (zip or directory) into a fresh route database, atomically.
+///
+/// The database is built in a temporary file beside the target, checked (`PRAGMA integrity_check` and row
+/// counts), and only then renamed over the target. If anything fails — a bad row, a full disk, the process
+/// killed — the previous database is untouched and still opens. Files are streamed, so memory stays bounded
+/// by the number of stops and trips (kept in ID maps), never by the number of stop times.
+public struct GTFSImporter {
+    public var feedPath: String
+    public var databasePath: String
+    public var logger: Logger
+
+    public init(feedPath: String, databasePath: String, logger: Logger = Logger(label: "stopkiosk.import")) {
+        self.feedPath = feedPath
+        self.databasePath = databasePath
+        self.logger = logger
+    }
+
+    /// The files the importer reads; any other file in the feed is reported as skipped.
+    static let importedFiles: Set<String> = [
+        "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
+        "calendar_dates.txt", "frequencies.txt", "transfers.txt", "feed_info.txt",
+    ]
+
+    public func run() throws -> ImportSummary {
+        let started = DispatchTime.now()
+        let source = try openFeedSource(path: feedPath)
+        let target = URL(fileURLWithPath: databasePath)
+        let staging = try StagingFile(target: target)
+        defer { staging.discardIfPresent() }
+
+        var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger)
+        try session.importAll()
+        var summary = try session.finish(feedHash: try hashFeed(source))
+        try staging.commit()
+
+        summary.feedName = source.displayName
+        summary.databasePath = databasePath
+        summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return summary
+    }
+
+    private func hashFeed(_ source: FeedSource) throws -> String {
+        var hasher = SHA256()
+        try source.forEachByteChunk { hasher.update(bufferPointer: $0) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// The temporary database file an import writes, beside its target so the final rename stays on one file
+/// system (and so is atomic).
+struct StagingFile {
+    let target: URL
+    let path: String
+
+    init(target: URL) throws {
+        self.target = target
+        let directory = target.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError.database(path: target.path, reason: "the folder \(directory.path) does not exist")
+        }
+        guard access(directory.path, W_OK) == 0 else {
+            throw ImportError.database(path: target.path, reason: "the folder \(directory.path) is not writable")
+        }
+        let prefix = ".\(target.lastPathComponent).import-"
+        StagingFile.removeAbandoned(in: directory, prefix: prefix)
+        path = directory.appendingPathComponent("\(prefix)\(getpid()).tmp").path
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A killed import leaves its staging file behind; remove those whose process is gone.
+    private static func removeAbandoned(in directory: URL, prefix: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let pidText = name.dropFirst(prefix.count).dropLast(4)
+            if let pid = pid_t(pidText), pid != getpid(), kill(pid, 0) == 0 { continue } // still importing
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// Flushes the staging file to disk and renames it over the target in one step.
+    func commit() throws {
+        let fd = open(path, O_RDONLY)
+        if fd >= 0 { fsync(fd); close(fd) }
+        guard rename(path, target.path) == 0 else {
+            throw ImportError.database(path: target.path, reason: String(cString: strerror(errno)))
+        }
+        let dirFD = open(target.deletingLastPathComponent().path, O_RDONLY)
+        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
+    }
+
+    func discardIfPresent() {
+        unlink(path)
+    }
+}
+
+/// The state of one import: ID maps from GTFS identifiers to dense keys, warnings and counts.
+struct ImportSession {
+    let source: FeedSource
+    let stagingPath: String
+    let logger: Logger
+    let queue: DatabaseQueue
+
+    var warnings = ImportWarnings()
+    var agencyKeys: [String: Int] = [:]
+    var timeZone = ""
+    var stopKeys: [String: Int] = [:]
+    var stopLines: [Int] = [0] // stop_idx → line in stops.txt, for duplicate messages (1-based keys)
+    var stopHasCoordinates: [Bool] = [false]
+    var routeKeys: [String: Int] = [:]
+    var serviceKeys: [String: Int] = [:]
+    var servicesWithCalendar: Set<Int> = []
+    var tripKeys: [String: Int] = [:]
+    var interpolated = 0
+
+    init(source: FeedSource, stagingPath: String, logger: Logger) throws {
+        self.source = source
+        self.stagingPath = stagingPath
+        self.logger = logger
+        var configuration = Configuration()
+        configuration.label = "import"
+        configuration.prepareDatabase { db in
+            // A staging file that is discarded on any failure needs no journal and no fsync per commit.
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768")
+        }
+        do {
+            queue = try DatabaseQueue(path: stagingPath, configuration: configuration)
+            try Schema.migrator().migrate(queue)
+        } catch {
+            throw ImportError.database(path: stagingPath, reason: "\(error)")
+        }
+    }
+
+    mutating func importAll() throws {
+        for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !source.contains(required) {
+            throw ImportError.missingFile(file: required, feed: source.displayName)
+        }
+        guard source.contains("calendar.txt") || source.contains("calendar_dates.txt") else {
+            throw ImportError.missingFile(file: "calendar.txt or calendar_dates.txt", feed: source.displayName)
+        }
+        try queue.inTransaction { db in
+            try importAgencies(db)
+            try importStops(db)
+            try importRoutes(db)
+            if source.contains("calendar.txt") { try importCalendar(db) }
+            if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
+            try importTrips(db)
+            try importStopTimes(db)
+            if source.contains("frequencies.txt") { try importFrequencies(db) }
+            if source.contains("transfers.txt") { try importTransfers(db) }
+            if source.contains("feed_info.txt") { try importFeedInfo(db) }
+            try interpolateMissingTimes(db)
+            return .commit
+        }
+    }
+
+    // MARK: - Reading files
+
+    /// Streams one file, calling `body` for each data row with the file's header.
+    func forEachRow(_ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void) throws {
+        logger.info("importing \(file)")
+        var parser = CSVStreamParser()
+        var header: TableHeader?
+        func handle(_ record: CSVRecord) throws {
+            if let header {
+                try body(GTFSRow(record: record, header: header))
+            } else {
+                let h = TableHeader(file: file, record: record)
+                try prepare(h)
+                header = h
+            }
+        }
+        try source.stream(file) { chunk in try parser.consume(chunk, handle) }
+        try parser.finish(handle)
+        if header == nil { throw ImportError.inconsistentFeed("\(file) is empty: it has no header line") }
+    }
+
+    // MARK: - Tables
+
+    mutating func importAgencies(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO agency VALUES (?, ?, ?, ?, ?, ?, ?)")
+        var c = (id: -1, name: -1, url: -1, tz: -1, lang: -1, phone: -1)
+        var rows: [(line: Int, hasID: Bool)] = []
+        try forEachRow("agency.txt", { h in
+            c = (h.optional("agency_id"), try h.required("agency_name"), try h.required("agency_url"),
+                 try h.required("agency_timezone"), h.optional("agency_lang"), h.optional("agency_phone"))
+        }) { row in
+            let id = row.string(c.id) ?? ""
+            if let first = agencyKeys[id] {
+                throw ImportError.duplicateKey(file: "agency.txt", line: row.line, key: "agency_id", value: id, firstLine: rows[first - 1].line)
+            }
+            let tz = try row.requiredString(c.tz)
+            guard TimeZone(identifier: tz) != nil else { throw row.invalid(c.tz, "a time zone name such as America/Guayaquil") }
+            if timeZone.isEmpty { timeZone = tz } else if tz != timeZone {
+                warnings.add("agency.txt: agencies in different time zones (the first one's is used)", at: row.location)
+            }
+            let key = agencyKeys.count + 1
+            agencyKeys[id] = key
+            rows.append((row.line, !id.isEmpty))
+            insert.bind(1, key); insert.bind(2, id); insert.bind(3, try row.requiredString(c.name))
+            insert.bind(4, bytes: row.bytes(c.url)); insert.bind(5, tz)
+            insert.bind(6, bytes: row.bytes(c.lang)); insert.bind(7, bytes: row.bytes(c.phone))
+            try insert.run()
+        }
+        guard !agencyKeys.isEmpty else { throw ImportError.inconsistentFeed("agency.txt has no agencies") }
+        if agencyKeys.count > 1, let missing = rows.first(where: { !$0.hasID }) {
+            throw ImportError.invalidValue(file: "agency.txt", line: missing.line, column: "agency_id", value: "",
+                                           expected: "empty: agency_id is required when a feed has several agencies")
+        }
+    }
+
+    mutating func importStops(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)")
+        var c = (id: -1, code: -1, name: -1, desc: -1, lat: -1, lon: -1, zone: -1, type: -1, parent: -1, wheelchair: -1, platform: -1)
+        var parents: [(stop: Int, parentID: String, line: Int)] = []
+        try forEachRow("stops.txt", { h in
+            c = (try h.required("stop_id"), h.optional("stop_code"), h.optional("stop_name"), h.optional("stop_desc"),
+                 h.optional("stop_lat"), h.optional("stop_lon"), h.optional("zone_id"), h.optional("location_type"),
+                 h.optional("parent_station"), h.optional("wheelchair_boarding"), h.optional("platform_code"))
+        }) { row in
+            let id = try row.requiredString(c.id)
+            if let first = stopKeys[id] {
+                throw ImportError.duplicateKey(file: "stops.txt", line: row.line, key: "stop_id", value: id, firstLine: stopLines[first])
+            }
+            let key = stopLines.count
+            stopKeys[id] = key
+            stopLines.append(row.line)
+            let locationType = try row.enumValue(c.type, allowed: 0...4, warnings: &warnings) ?? 0
+            let lat = try row.double(c.lat), lon = try row.double(c.lon)
+            if let lat, !(-90...90).contains(lat) { throw row.invalid(c.lat, "a latitude between -90 and 90") }
+            if let lon, !(-180...180).contains(lon) { throw row.invalid(c.lon, "a longitude between -180 and 180") }
+            let hasCoordinates = lat != nil && lon != nil && !(lat == 0 && lon == 0)
+            stopHasCoordinates.append(hasCoordinates)
+            if !hasCoordinates && locationType <= 2 {
+                warnings.add("stops.txt: stop without coordinates (left out of nearby stops and walks)", at: "\(row.location) '\(id)'")
+            }
+            let name = row.string(c.name)
+            if name == nil && locationType <= 2 {
+                warnings.add("stops.txt: stop without a name", at: "\(row.location) '\(id)'")
+            }
+            if let parent = row.string(c.parent) { parents.append((key, parent, row.line)) }
+            insert.bind(1, key); insert.bind(2, id); insert.bind(3, bytes: row.bytes(c.code))
+            insert.bind(4, name); insert.bind(5, bytes: row.bytes(c.desc))
+            insert.bind(6, hasCoordinates ? lat : nil); insert.bind(7, hasCoordinates ? lon : nil)
+            insert.bind(8, bytes: row.bytes(c.zone)); insert.bind(9, locationType)
+            insert.bind(10, bytes: row.bytes(c.platform))
+            insert.bind(11, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
+            insert.bind(12, name.map(TextFolding.searchKey) ?? "")
+            try insert.run()
+        }
+        let setParent = try db.makeStatement(sql: "UPDATE stops SET parent_idx = ? WHERE stop_idx = ?")
+        for (stop, parentID, line) in parents {
+            guard let parent = stopKeys[parentID] else {
+                throw ImportError.unknownReference(file: "stops.txt", line: line, column: "parent_station", value: parentID, target: "stops.txt")
+            }
+            try setParent.execute(arguments: [parent, stop])
+        }
+    }
+
+    mutating func importRoutes(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO routes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var c = (id: -1, agency: -1, short: -1, long: -1, desc: -1, type: -1, color: -1, textColor: -1, order: -1)
+        var lines: [String: Int] = [:]
+        try forEachRow("routes.txt", { h in
+            c = (try h.required("route_id"), h.optional("agency_id"), h.optional("route_short_name"), h.optional("route_long_name"),
+                 h.optional("route_desc"), try h.required("route_type"), h.optional("route_color"), h.optional("route_text_color"),
+                 h.optional("route_sort_order"))
+        }) { row in
+            let id = try row.requiredString(c.id)
+            if routeKeys[id] != nil {
+                throw ImportError.duplicateKey(file: "routes.txt", line: row.line, key: "route_id", value: id, firstLine: lines[id])
+            }
+            let key = routeKeys.count + 1
+            routeKeys[id] = key
+            lines[id] = row.line
+            let agency: Int
+            if let agencyID = row.string(c.agency) {
+                guard let known = agencyKeys[agencyID] else {
+                    throw ImportError.unknownReference(file: "routes.txt", line: row.line, column: "agency_id", value: agencyID, target: "agency.txt")
+                }
+                agency = known
+            } else {
+                if agencyKeys.count > 1 { warnings.add("routes.txt: route without agency_id in a feed with several agencies (the first agency is assumed)", at: row.location) }
+                agency = 1
+            }
+            guard let type = try row.int(c.type) else { throw row.invalid(c.type, "a route type") }
+            if !RouteMode.isKnownGTFSType(type) {
+                warnings.add("routes.txt: unknown route_type (shown as 'other')", at: "\(row.location) '\(type)'")
+            }
+            if row.string(c.short) == nil && row.string(c.long) == nil {
+                warnings.add("routes.txt: route with neither short nor long name", at: row.location)
+            }
+            insert.bind(1, key); insert.bind(2, id); insert.bind(3, agency)
+            insert.bind(4, bytes: row.bytes(c.short)); insert.bind(5, bytes: row.bytes(c.long)); insert.bind(6, bytes: row.bytes(c.desc))
+            insert.bind(7, type)
+            insert.bind(8, color(row, c.color)); insert.bind(9, color(row, c.textColor))
+            insert.bind(10, try row.int(c.order))
+            try insert.run()
+        }
+    }
+
+    /// Route colours are six hex digits; anything else is dropped with a warning (the screen picks a default).
+    private mutating func color(_ row: GTFSRow, _ column: Int) -> String? {
+        guard var value = row.string(column) else { return nil }
+        if value.hasPrefix("#") { value.removeFirst() }
+        guard value.utf8.count == 6, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) else {
+            warnings.add("routes.txt: colour that is not six hex digits (ignored)", at: "\(row.location) '\(value)'")
+            return nil
+        }
+        return value.uppercased()
+    }
+
+    private mutating func serviceKey(_ id: String, _ db: Database) throws -> Int {
+        if let key = serviceKeys[id] { return key }
+        let key = serviceKeys.count + 1
+        serviceKeys[id] = key
+        try db.execute(sql: "INSERT INTO services VALUES (?, ?)", arguments: [key, id])
+        return key
+    }
+
+    mutating func importCalendar(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO calendar VALUES (?, ?, ?, ?)")
+        var c = (id: -1, days: [Int](), start: -1, end: -1)
+        let dayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        var lines: [Int: Int] = [:]
+        try forEachRow("calendar.txt", { h in
+            c = (try h.required("service_id"), try dayNames.map { try h.required($0) }, try h.required("start_date"), try h.required("end_date"))
+        }) { row in
+            let key = try serviceKey(try row.requiredString(c.id), db)
+            if servicesWithCalendar.contains(key) {
+                throw ImportError.duplicateKey(file: "calendar.txt", line: row.line, key: "service_id", value: row.string(c.id) ?? "", firstLine: lines[key])
+            }
+            servicesWithCalendar.insert(key)
+            lines[key] = row.line
+            var mask = 0
+            for (bit, column) in c.days.enumerated() {
+                switch try row.int(column) {
+                case 1: mask |= 1 << bit
+                case 0: break
+                default: throw row.invalid(column, "0 or 1")
+                }
+            }
+            guard let start = try row.date(c.start) else { throw row.invalid(c.start, "a date YYYYMMDD") }
+            guard let end = try row.date(c.end) else { throw row.invalid(c.end, "a date YYYYMMDD") }
+            if end < start { throw row.invalid(c.end, "a date on or after start_date \(start.yyyymmdd)") }
+            insert.bind(1, key); insert.bind(2, mask); insert.bind(3, start.yyyymmdd); insert.bind(4, end.yyyymmdd)
+            try insert.run()
+        }
+    }
+
+    mutating func importCalendarDates(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO calendar_dates VALUES (?, ?, ?)")
+        var c = (id: -1, date: -1, type: -1)
+        try forEachRow("calendar_dates.txt", { h in
+            c = (try h.required("service_id"), try h.required("date"), try h.required("exception_type"))
+        }) { row in
+            let id = try row.requiredString(c.id)
+            let key = try serviceKey(id, db)
+            guard let date = try row.date(c.date) else { throw row.invalid(c.date, "a date YYYYMMDD") }
+            guard let type = try row.int(c.type), type == 1 || type == 2 else { throw row.invalid(c.type, "1 (added) or 2 (removed)") }
+            insert.bind(1, key); insert.bind(2, date.yyyymmdd); insert.bind(3, type)
+            guard try insert.run() else {
+                throw ImportError.duplicateKey(file: "calendar_dates.txt", line: row.line, key: "service_id and date", value: "\(id) \(date.yyyymmdd)", firstLine: nil)
+            }
+        }
+    }
+
+    mutating func importTrips(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO trips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var c = (route: -1, service: -1, id: -1, headsign: -1, short: -1, direction: -1, block: -1, shape: -1, wheelchair: -1, bikes: -1)
+        var lines: [Int] = [0]
+        try forEachRow("trips.txt", { h in
+            c = (try h.required("route_id"), try h.required("service_id"), try h.required("trip_id"), h.optional("trip_headsign"),
+                 h.optional("trip_short_name"), h.optional("direction_id"), h.optional("block_id"), h.optional("shape_id"),
+                 h.optional("wheelchair_accessible"), h.optional("bikes_allowed"))
+        }) { row in
+            let id = try row.requiredString(c.id)
+            if let first = tripKeys[id] {
+                throw ImportError.duplicateKey(file: "trips.txt", line: row.line, key: "trip_id", value: id, firstLine: lines[first])
+            }
+            let routeID = try row.requiredString(c.route)
+            guard let route = routeKeys[routeID] else {
+                throw ImportError.unknownReference(file: "trips.txt", line: row.line, column: "route_id", value: routeID, target: "routes.txt")
+            }
+            let serviceID = try row.requiredString(c.service)
+            guard let service = serviceKeys[serviceID] else {
+                throw ImportError.unknownReference(file: "trips.txt", line: row.line, column: "service_id", value: serviceID, target: "calendar.txt or calendar_dates.txt")
+            }
+            let key = lines.count
+            tripKeys[id] = key
+            lines.append(row.line)
+            insert.bind(1, key); insert.bind(2, id); insert.bind(3, route); insert.bind(4, service)
+            insert.bind(5, bytes: row.bytes(c.headsign)); insert.bind(6, bytes: row.bytes(c.short))
+            insert.bind(7, try row.enumValue(c.direction, allowed: 0...1, warnings: &warnings))
+            insert.bind(8, bytes: row.bytes(c.block)); insert.bind(9, bytes: row.bytes(c.shape))
+            insert.bind(10, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
+            insert.bind(11, try row.enumValue(c.bikes, allowed: 0...2, warnings: &warnings) ?? 0)
+            try insert.run()
+        }
+    }
+
+    /// The hot loop: millions of rows. IDs are looked up once per row (the trip only when it changes, since
+    /// feeds group a trip's rows), and text is bound straight from the CSV bytes.
+    mutating func importStopTimes(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO stop_times VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var c = (trip: -1, arrival: -1, departure: -1, stop: -1, sequence: -1, headsign: -1, pickup: -1, dropOff: -1, dist: -1, timepoint: -1)
+        var currentTripBytes: [UInt8] = []
+        var currentTrip = 0
+        var lastSequence = Int.min, lastTime = Int.min
+        try forEachRow("stop_times.txt", { h in
+            c = (try h.required("trip_id"), h.optional("arrival_time"), h.optional("departure_time"), try h.required("stop_id"),
+                 try h.required("stop_sequence"), h.optional("stop_headsign"), h.optional("pickup_type"), h.optional("drop_off_type"),
+                 h.optional("shape_dist_traveled"), h.optional("timepoint"))
+        }) { row in
+            let tripBytes = row.bytes(c.trip)
+            if !tripBytes.elementsEqual(currentTripBytes) {
+                let tripID = String(decoding: tripBytes, as: UTF8.self)
+                guard let trip = tripKeys[tripID] else {
+                    if tripBytes.isEmpty { throw row.invalid(c.trip, "a non-empty value") }
+                    throw ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                }
+                currentTrip = trip
+                currentTripBytes = Array(tripBytes)
+                lastSequence = Int.min
+                lastTime = Int.min
+            }
+            let stopID = String(decoding: row.bytes(c.stop), as: UTF8.self)
+            guard let stop = stopKeys[stopID] else {
+                if stopID.isEmpty { throw row.invalid(c.stop, "a non-empty value") }
+                throw ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID, target: "stops.txt")
+            }
+            guard let sequence = try row.int(c.sequence), sequence >= 0 else { throw row.invalid(c.sequence, "a non-negative whole number") }
+            var arrival = try row.time(c.arrival)
+            var departure = try row.time(c.departure)
+            if arrival == nil { arrival = departure } else if departure == nil { departure = arrival }
+            if let arrival, let departure {
+                if departure < arrival { throw row.invalid(c.departure, "a time at or after arrival_time") }
+                if sequence > lastSequence, arrival < lastTime {
+                    warnings.add("stop_times.txt: a trip's times go backwards", at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))'")
+                }
+                lastTime = departure
+            }
+            if sequence > lastSequence { lastSequence = sequence }
+            if !stopHasCoordinates[stop] {
+                warnings.add("stop_times.txt: stop time at a stop without coordinates", at: "\(row.location) '\(stopID)'")
+            }
+            insert.bind(1, currentTrip); insert.bind(2, sequence); insert.bind(3, stop)
+            insert.bind(4, arrival); insert.bind(5, departure)
+            insert.bind(6, bytes: row.bytes(c.headsign))
+            insert.bind(7, try row.enumValue(c.pickup, allowed: 0...3, warnings: &warnings) ?? 0)
+            insert.bind(8, try row.enumValue(c.dropOff, allowed: 0...3, warnings: &warnings) ?? 0)
+            insert.bind(9, try row.enumValue(c.timepoint, allowed: 0...1, warnings: &warnings) ?? (arrival == nil ? 0 : 1))
+            insert.bind(10, try row.double(c.dist))
+            guard try insert.run() else {
+                throw ImportError.duplicateKey(file: "stop_times.txt", line: row.line, key: "trip_id and stop_sequence",
+                                               value: "\(String(decoding: tripBytes, as: UTF8.self)) \(sequence)", firstLine: nil)
+            }
+        }
+    }
+
+    mutating func importFrequencies(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO frequencies VALUES (?, ?, ?, ?, ?)")
+        var c = (trip: -1, start: -1, end: -1, headway: -1, exact: -1)
+        try forEachRow("frequencies.txt", { h in
+            c = (try h.required("trip_id"), try h.required("start_time"), try h.required("end_time"), try h.required("headway_secs"), h.optional("exact_times"))
+        }) { row in
+            let tripID = try row.requiredString(c.trip)
+            guard let trip = tripKeys[tripID] else {
+                throw ImportError.unknownReference(file: "frequencies.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+            }
+            guard let start = try row.time(c.start) else { throw row.invalid(c.start, "a time HH:MM:SS") }
+            guard let end = try row.time(c.end), end > start else { throw row.invalid(c.end, "a time after start_time") }
+            guard let headway = try row.int(c.headway), headway > 0 else { throw row.invalid(c.headway, "a positive number of seconds") }
+            insert.bind(1, trip); insert.bind(2, start); insert.bind(3, end); insert.bind(4, headway)
+            insert.bind(5, try row.enumValue(c.exact, allowed: 0...1, warnings: &warnings) ?? 0)
+            try insert.run()
+        }
+    }
+
+    mutating func importTransfers(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO transfers VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        var c = (from: -1, to: -1, fromRoute: -1, toRoute: -1, fromTrip: -1, toTrip: -1, type: -1, time: -1)
+        try forEachRow("transfers.txt", { h in
+            c = (h.optional("from_stop_id"), h.optional("to_stop_id"), h.optional("from_route_id"), h.optional("to_route_id"),
+                 h.optional("from_trip_id"), h.optional("to_trip_id"), try h.required("transfer_type"), h.optional("min_transfer_time"))
+        }) { row in
+            func key(_ column: Int, _ map: [String: Int], _ target: String) throws -> Int? {
+                guard let id = row.string(column) else { return nil }
+                guard let key = map[id] else {
+                    throw ImportError.unknownReference(file: "transfers.txt", line: row.line, column: row.header.columnName(column), value: id, target: target)
+                }
+                return key
+            }
+            insert.bind(1, try key(c.from, stopKeys, "stops.txt")); insert.bind(2, try key(c.to, stopKeys, "stops.txt"))
+            insert.bind(3, try key(c.fromRoute, routeKeys, "routes.txt")); insert.bind(4, try key(c.toRoute, routeKeys, "routes.txt"))
+            insert.bind(5, try key(c.fromTrip, tripKeys, "trips.txt")); insert.bind(6, try key(c.toTrip, tripKeys, "trips.txt"))
+            let type = try row.int(c.type) ?? 0 // an empty transfer_type means 0 (recommended transfer point)
+            guard (0...5).contains(type) else { throw row.invalid(c.type, "a transfer type 0 to 5") }
+            let time = try row.int(c.time)
+            if type == 2 && time == nil { warnings.add("transfers.txt: transfer_type 2 without min_transfer_time (the default is used)", at: row.location) }
+            insert.bind(7, type); insert.bind(8, time)
+            try insert.run()
+        }
+    }
+
+    mutating func importFeedInfo(_ db: Database) throws {
+        let insert = try BulkInsert(db, "INSERT INTO feed_info VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        var c = (name: -1, url: -1, lang: -1, defaultLang: -1, start: -1, end: -1, version: -1, email: -1, contact: -1)
+        try forEachRow("feed_info.txt", { h in
+            c = (try h.required("feed_publisher_name"), h.optional("feed_publisher_url"), h.optional("feed_lang"), h.optional("default_lang"),
+                 h.optional("feed_start_date"), h.optional("feed_end_date"), h.optional("feed_version"), h.optional("feed_contact_email"),
+                 h.optional("feed_contact_url"))
+        }) { row in
+            insert.bind(1, try row.requiredString(c.name)); insert.bind(2, bytes: row.bytes(c.url))
+            insert.bind(3, bytes: row.bytes(c.lang)); insert.bind(4, bytes: row.bytes(c.defaultLang))
+            insert.bind(5, try row.date(c.start)?.yyyymmdd); insert.bind(6, try row.date(c.end)?.yyyymmdd)
+            insert.bind(7, bytes: row.bytes(c.version)); insert.bind(8, bytes: row.bytes(c.email)); insert.bind(9, bytes: row.bytes(c.contact))
+            try insert.run()
+        }
+    }
+
+    /// GTFS lets intermediate stops omit their times ("not a timepoint"). Fill them in linearly between the
+    /// surrounding timepoints — by shape distance when the trip has it, by stop count otherwise — so that every
+    /// stop time has a departure. A trip whose first or last stop has no time cannot be fixed and is reported.
+    mutating func interpolateMissingTimes(_ db: Database) throws {
+        let trips = try Int.fetchAll(db, sql: "SELECT DISTINCT trip_idx FROM stop_times WHERE departure_time IS NULL")
+        guard !trips.isEmpty else { return }
+        let update = try db.makeStatement(sql: "UPDATE stop_times SET arrival_time = ?, departure_time = ? WHERE trip_idx = ? AND stop_sequence = ?")
+        for trip in trips {
+            let rows = try Row.fetchAll(db, sql: "SELECT stop_sequence, arrival_time, departure_time, shape_dist_traveled FROM stop_times WHERE trip_idx = ? ORDER BY stop_sequence", arguments: [trip])
+            let sequences: [Int] = rows.map { $0[0] }
+            var times: [Int?] = rows.map { $0[2] }
+            let distances: [Double?] = rows.map { $0[3] }
+            guard times.first! != nil, times.last! != nil else {
+                let tripID = try String.fetchOne(db, sql: "SELECT trip_id FROM trips WHERE trip_idx = ?", arguments: [trip]) ?? "?"
+                warnings.add("stop_times.txt: trip whose first or last stop has no time (its untimed stops are not shown)", at: "'\(tripID)'")
+                continue
+            }
+            let useDistance = distances.allSatisfy { $0 != nil }
+            var previous = 0
+            for i in 1..<times.count where times[i] != nil {
+                if i - previous > 1 {
+                    let t0 = Double(times[previous]!), t1 = Double(times[i]!)
+                    for j in (previous + 1)..<i {
+                        let fraction = useDistance && distances[i]! > distances[previous]!
+                            ? (distances[j]! - distances[previous]!) / (distances[i]! - distances[previous]!)
+                            : Double(j - previous) / Double(i - previous)
+                        let value = Int((t0 + (t1 - t0) * fraction).rounded())
+                        times[j] = value
+                        try update.execute(arguments: [value, value, trip, sequences[j]])
+                        interpolated += 1
+                    }
+                }
+                previous = i
+            }
+        }
+    }
+
+    // MARK: - Finishing
+
+    /// Builds the indexes, writes the metadata, checks the file and closes it, ready to be renamed into place.
+    mutating func finish(feedHash: String) throws -> ImportSummary {
+        var counts: [(String, Int)] = []
+        var start: ServiceDate?, end: ServiceDate?
+        let warnings = self.warnings
+        let interpolated = self.interpolated
+        let timeZone = self.timeZone
+        let skipped = GTFSImporter.skippedFiles(in: source)
+        try queue.inTransaction { db in
+            logger.info("building indexes")
+            try db.execute(sql: Schema.indexesV1)
+            for table in Schema.countedTables {
+                let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+                counts.append((table, rows))
+                try db.execute(sql: "INSERT INTO table_counts VALUES (?, ?)", arguments: [table, rows])
+            }
+            let range = try Row.fetchOne(db, sql: """
+                SELECT MIN(d), MAX(d) FROM (SELECT start_date AS d FROM calendar UNION ALL SELECT end_date FROM calendar
+                UNION ALL SELECT date FROM calendar_dates WHERE exception_type = 1)
+                """)
+            start = (range?[0] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
+            end = (range?[1] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
+            let metadata: [(String, String)] = [
+                ("schema_version", String(Schema.version)),
+                ("feed_name", source.displayName),
+                ("feed_hash", feedHash),
+                ("imported_at", ISO8601DateFormatter().string(from: Date())),
+                ("timezone", timeZone),
+                ("service_start", start.map { String($0.yyyymmdd) } ?? ""),
+                ("service_end", end.map { String($0.yyyymmdd) } ?? ""),
+                ("warnings", String(warnings.total)),
+                ("interpolated_stop_times", String(interpolated)),
+                ("skipped_files", skipped.joined(separator: ",")),
+            ]
+            for (key, value) in metadata {
+                try db.execute(sql: "INSERT INTO feed_metadata VALUES (?, ?)", arguments: [key, value])
+            }
+            for kind in warnings.kinds {
+                try db.execute(sql: "INSERT INTO import_warnings VALUES (?, ?, ?)", arguments: [kind.message, kind.count, kind.examples.joined(separator: "; ")])
+            }
+            try db.execute(sql: "ANALYZE")
+            return .commit
+        }
+        try queue.inDatabase { db in
+            logger.info("checking the database")
+            let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            guard check == ["ok"] else {
+                throw ImportError.database(path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
+            }
+            let stored = try Int.fetchOne(db, sql: "SELECT SUM(row_count) FROM table_counts") ?? -1
+            guard stored == counts.reduce(0, { $0 + $1.1 }) else {
+                throw ImportError.database(path: stagingPath, reason: "row counts do not match after writing")
+            }
+        }
+        try queue.close()
+        return ImportSummary(feedName: "", databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
+                             timeZone: timeZone, feedHash: feedHash, warnings: warnings, skippedFiles: skipped,
+                             interpolatedStopTimes: interpolated, seconds: 0)
+    }
+}
+
+extension GTFSImporter {
+    static func skippedFiles(in source: FeedSource) -> [String] {
+        source.fileNames.filter { !importedFiles.contains($0) }.sorted()
+    }
+}

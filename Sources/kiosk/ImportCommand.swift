@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TransitModel
+import TransitStore
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a GTFS feed (.zip or folder) into a route database, replacing it atomically.",
+        discussion: """
+        The new database is built beside PATH and renamed over it only once it is complete and checked: an
+        import that fails or is interrupted leaves the previous database as it was. shapes.txt and fare files
+        are not imported (the kiosk does not draw maps or sell fares); the summary lists what was skipped.
+        """
+    )
+
+    @Argument(help: "The GTFS feed: a .zip file or a folder of .txt files.")
+    var feed: String
+
+    @Option(name: .long, help: "The route database to create or replace.")
+    var db: String
+
+    @Flag(name: .shortAndLong, help: "Log progress to standard error.")
+    var verbose = false
+
+    func run() throws {
+        bootstrapLogging(verbose: verbose)
+        do {
+            let summary = try GTFSImporter(feedPath: feed, databasePath: db).run()
+            print(ImportReport.text(summary))
+        } catch let error as ImportError {
+            printError("error: \(error)")
+            printError("The database at \(db) was not changed.")
+            throw ExitCode(ExitStatus.badInput)
+        }
+    }
+}
+
+enum ImportReport {
+    static func text(_ summary: ImportSummary) -> String {
+        var lines = ["Imported \(summary.feedName) into \(summary.databasePath) in \(String(format: "%.2f", summary.seconds)) s"]
+        let width = summary.counts.map(\.table.count).max() ?? 0
+        for (table, rows) in summary.counts {
+            lines.append("  \(table.padding(toLength: width, withPad: " ", startingAt: 0))  \(rows)")
+        }
+        if let start = summary.serviceStart, let end = summary.serviceEnd {
+            lines.append("Service dates: \(start) to \(end) (\(summary.timeZone))")
+        }
+        if summary.interpolatedStopTimes > 0 {
+            lines.append("Interpolated times for \(summary.interpolatedStopTimes) stop times without them")
+        }
+        if !summary.skippedFiles.isEmpty {
+            lines.append("Not imported: \(summary.skippedFiles.joined(separator: ", "))")
+        }
+        if summary.warnings.total == 0 {
+            lines.append("No warnings")
+        } else {
+            lines.append("Warnings: \(summary.warnings.total)")
+            for kind in summary.warnings.kinds {
+                lines.append("  \(kind.count) × \(kind.message) — e.g. \(kind.examples.map { TerminalText.sanitize($0) }.joined(separator: "; "))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+@main
+struct Kiosk: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk",
+        abstract: "StopKiosk: scan a stop's code, see its routes and departures, plan a trip. Works offline.",
+        discussion: """
+        Without --db, commands use the bundled Quito sample network (imported once into a cache file).
+        Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage.
+        """,
+        subcommands: [ImportCommand.self]
+    )
+}
+
+/// Shared handling of the exit codes the design promises: 2 for bad input, 1 for everything else.
+enum ExitStatus {
+    static let badInput: Int32 = 2
+    static let failure: Int32 = 1
+}
+
+func bootstrapLogging(verbose: Bool) {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = verbose ? .info : .warning
+        return handler
+    }
+}
+
+/// Writes to standard error (errors and progress never mix with a command's output).
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
