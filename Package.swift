@@ -54,14 +54,15 @@ let package = Package(
             dependencies: [
                 "TransitModel", "TransitStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitModel", "SampleData"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

@@ -29,7 +29,7 @@ public struct CSVStreamParser {
     private var fieldBytes: [UInt8] = []
     private var fieldEnds: [Int] = []
     private var nextLine = 1
-    private var sawFirstChunk = false
+    private var checkedByteOrderMark = false
 
     public init() {
         fieldBytes.reserveCapacity(4096)
@@ -38,21 +38,25 @@ public struct CSVStreamParser {
 
     /// Parses every complete record in `chunk` (plus what was left over from earlier chunks).
     public mutating func consume(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {
-        var bytes = UnsafeRawBufferPointer(chunk)
-        if !sawFirstChunk, !bytes.isEmpty {
-            sawFirstChunk = true
-            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-                bytes = UnsafeRawBufferPointer(rebasing: bytes[3...])
-            }
+        pending.append(contentsOf: chunk)
+        if !checkedByteOrderMark {
+            if pending.count < 3 && [0xEF, 0xBB, 0xBF].starts(with: pending) { return } // a mark split across chunks
+            dropByteOrderMark()
         }
-        pending.append(contentsOf: bytes)
         try parse(final: false, body)
     }
 
     /// Parses what is left as the end of the file (the last record may lack its newline).
     public mutating func finish(_ body: (CSVRecord) throws -> Void) throws {
+        if !checkedByteOrderMark { dropByteOrderMark() }
         try parse(final: true, body)
         pending.removeAll()
+    }
+
+    /// Many feeds start every file with a UTF-8 byte order mark; it is not part of the first column's name.
+    private mutating func dropByteOrderMark() {
+        checkedByteOrderMark = true
+        if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
     }
 
     private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")

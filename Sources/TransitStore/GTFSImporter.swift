@@ -138,6 +138,7 @@ struct ImportSession {
     var servicesWithCalendar: Set<Int> = []
     var tripKeys: [String: Int] = [:]
     var interpolated = 0
+    var stopSummary = StopServiceSummary()
 
     init(source: FeedSource, stagingPath: String, logger: Logger) throws {
         self.source = source
@@ -171,11 +172,13 @@ struct ImportSession {
             if source.contains("calendar.txt") { try importCalendar(db) }
             if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
             try importTrips(db)
+            if source.contains("frequencies.txt") { try importFrequencies(db) } // before stop times: they mark template trips
             try importStopTimes(db)
-            if source.contains("frequencies.txt") { try importFrequencies(db) }
             if source.contains("transfers.txt") { try importTransfers(db) }
             if source.contains("feed_info.txt") { try importFeedInfo(db) }
             try interpolateMissingTimes(db)
+            if stopSummary.needsRebuild { try stopSummary.rebuild(from: db) }
+            try stopSummary.write(to: db)
             return .commit
         }
     }
@@ -184,7 +187,7 @@ struct ImportSession {
 
     /// Streams one file, calling `body` for each data row with the file's header.
     func forEachRow(_ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void) throws {
-        logger.info("importing \(file)")
+        logger.debug("importing \(file)")
         var parser = CSVStreamParser()
         var header: TableHeader?
         func handle(_ record: CSVRecord) throws {
@@ -415,9 +418,11 @@ struct ImportSession {
             let key = lines.count
             tripKeys[id] = key
             lines.append(row.line)
+            let direction = try row.enumValue(c.direction, allowed: 0...1, warnings: &warnings)
+            stopSummary.addTrip(route: route, service: service, direction: direction, headsign: row.string(c.headsign))
             insert.bind(1, key); insert.bind(2, id); insert.bind(3, route); insert.bind(4, service)
             insert.bind(5, bytes: row.bytes(c.headsign)); insert.bind(6, bytes: row.bytes(c.short))
-            insert.bind(7, try row.enumValue(c.direction, allowed: 0...1, warnings: &warnings))
+            insert.bind(7, direction)
             insert.bind(8, bytes: row.bytes(c.block)); insert.bind(9, bytes: row.bytes(c.shape))
             insert.bind(10, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
             insert.bind(11, try row.enumValue(c.bikes, allowed: 0...2, warnings: &warnings) ?? 0)
@@ -470,10 +475,14 @@ struct ImportSession {
             if !stopHasCoordinates[stop] {
                 warnings.add("stop_times.txt: stop time at a stop without coordinates", at: "\(row.location) '\(stopID)'")
             }
+            let pickup = try row.enumValue(c.pickup, allowed: 0...3, warnings: &warnings) ?? 0
+            let headsign = row.bytes(c.headsign)
+            stopSummary.add(trip: currentTrip, .init(stop: Int32(stop), sequence: Int32(clamping: sequence), departure: Int32(clamping: departure ?? -1),
+                                                 pickupAllowed: pickup != 1, headsign: headsign.isEmpty ? -1 : stopSummary.internHeadsign(String(decoding: headsign, as: UTF8.self))))
             insert.bind(1, currentTrip); insert.bind(2, sequence); insert.bind(3, stop)
             insert.bind(4, arrival); insert.bind(5, departure)
-            insert.bind(6, bytes: row.bytes(c.headsign))
-            insert.bind(7, try row.enumValue(c.pickup, allowed: 0...3, warnings: &warnings) ?? 0)
+            insert.bind(6, bytes: headsign)
+            insert.bind(7, pickup)
             insert.bind(8, try row.enumValue(c.dropOff, allowed: 0...3, warnings: &warnings) ?? 0)
             insert.bind(9, try row.enumValue(c.timepoint, allowed: 0...1, warnings: &warnings) ?? (arrival == nil ? 0 : 1))
             insert.bind(10, try row.double(c.dist))
@@ -482,6 +491,7 @@ struct ImportSession {
                                                value: "\(String(decoding: tripBytes, as: UTF8.self)) \(sequence)", firstLine: nil)
             }
         }
+        stopSummary.finishTrip()
     }
 
     mutating func importFrequencies(_ db: Database) throws {
@@ -497,6 +507,7 @@ struct ImportSession {
             guard let start = try row.time(c.start) else { throw row.invalid(c.start, "a time HH:MM:SS") }
             guard let end = try row.time(c.end), end > start else { throw row.invalid(c.end, "a time after start_time") }
             guard let headway = try row.int(c.headway), headway > 0 else { throw row.invalid(c.headway, "a positive number of seconds") }
+            stopSummary.markFrequencyBased(trip: trip)
             insert.bind(1, trip); insert.bind(2, start); insert.bind(3, end); insert.bind(4, headway)
             insert.bind(5, try row.enumValue(c.exact, allowed: 0...1, warnings: &warnings) ?? 0)
             try insert.run()
@@ -593,7 +604,7 @@ struct ImportSession {
         let timeZone = self.timeZone
         let skipped = GTFSImporter.skippedFiles(in: source)
         try queue.inTransaction { db in
-            logger.info("building indexes")
+            logger.debug("building indexes")
             try db.execute(sql: Schema.indexesV1)
             for table in Schema.countedTables {
                 let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
@@ -628,7 +639,7 @@ struct ImportSession {
             return .commit
         }
         try queue.inDatabase { db in
-            logger.info("checking the database")
+            logger.debug("checking the database")
             let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             guard check == ["ok"] else {
                 throw ImportError.database(path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")

@@ -58,6 +58,14 @@ public enum Schema {
         from_stop_idx INTEGER REFERENCES stops(stop_idx), to_stop_idx INTEGER REFERENCES stops(stop_idx),
         from_route_idx INTEGER, to_route_idx INTEGER, from_trip_idx INTEGER, to_trip_idx INTEGER,
         transfer_type INTEGER NOT NULL, min_transfer_time INTEGER);
+    CREATE TABLE stop_routes (
+        stop_idx INTEGER NOT NULL, route_idx INTEGER NOT NULL, direction_id INTEGER NOT NULL, -- -1: feed gives none
+        headsigns TEXT NOT NULL, -- separated by U+001F
+        PRIMARY KEY (stop_idx, route_idx, direction_id)) WITHOUT ROWID;
+    CREATE TABLE stop_service_spans (
+        stop_idx INTEGER NOT NULL, service_idx INTEGER NOT NULL, route_idx INTEGER NOT NULL, direction_id INTEGER NOT NULL,
+        first_departure INTEGER NOT NULL, last_departure INTEGER NOT NULL,
+        PRIMARY KEY (stop_idx, service_idx, route_idx, direction_id)) WITHOUT ROWID;
     CREATE TABLE feed_info (
         feed_publisher_name TEXT NOT NULL, feed_publisher_url TEXT, feed_lang TEXT, default_lang TEXT,
         feed_start_date INTEGER, feed_end_date INTEGER, feed_version TEXT, feed_contact_email TEXT, feed_contact_url TEXT);
@@ -80,6 +88,6 @@ public enum Schema {
     /// The tables whose row counts the summary and the metadata report, in import order.
     public static let countedTables = [
         "agency", "stops", "routes", "services", "calendar", "calendar_dates", "trips", "stop_times",
-        "frequencies", "transfers", "feed_info",
+        "frequencies", "transfers", "feed_info", "stop_routes", "stop_service_spans",
     ]
 }

@@ -24,7 +24,7 @@ enum ExitStatus {
 func bootstrapLogging(verbose: Bool) {
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = verbose ? .info : .warning
+        handler.logLevel = verbose ? .debug : .warning
         return handler
     }
 }

@@ -1,0 +1,623 @@
+// Round-based public-transit routing (RAPTOR, Delling, Pajor, Werneck 2012) over a compiled `Timetable`.
+//
+// A query runs in two phases:
+// 1. Forward RAPTOR from the departure time gives, for every number of rides k, the earliest arrival
+//    A_k using at most k rides. Round k of RAPTOR is exactly "one more ride", so the Pareto set on
+//    (arrival, rides) is every k whose A_k is strictly earlier than A_{k-1}.
+// 2. For each such k, reverse RAPTOR from the destinations with deadline A_k and at most k rides computes
+//    the latest moment to leave the origin. Earliest arrival is monotone in the departure time, so that
+//    latest departure still achieves exactly A_k, and it needs exactly k rides (fewer would contradict
+//    A_{k-1} > A_k). The reverse search records parent pointers per round, and since it runs backwards,
+//    unwinding them yields the legs in travel order. Its labels are pruned by the best departure found so
+//    far and, from the start, by the query's departure time, so it only explores the window
+//    [departure, A_k] and is usually much cheaper than the forward search.
+//
+// Labels. Forward, "arrival" at a stop is the earliest arrival by a ride, and "ready" is the earliest
+// moment one can board there: origin offset and walk for round 0, otherwise arrival plus the change time
+// to that stop (same stop or via a walk; forbidden pairs simply have no entry). Keeping the two apart is
+// what makes stop-pair transfer rules exact. Because only "ready" is used for boarding and it is updated
+// after all routes of a round are scanned, a single array of best labels across rounds suffices (the
+// usual RAPTOR local pruning), plus target pruning with the best destination arrival so far.
+// The reverse search mirrors this with "board" (latest departure by a ride that still makes it) and
+// "deadline" (latest arrival by a ride at a stop that still makes it).
+
+/// Reusable query context: scratch arrays sized for one timetable, reset in time proportional to what the
+/// previous query touched, so a kiosk (or a benchmark) can run query after query without allocating in the
+/// search. Not thread-safe: use one `Planner` per thread; they can share one `Timetable`.
+///
+/// ```swift
+/// var builder = TimetableBuilder(stopCount: 3, minTransferSeconds: 60)
+/// try builder.addTrip(tripRef: 0, routeRef: 7, events: [
+///     StopEvent(stop: 0, time: 8 * 3600),
+///     StopEvent(stop: 1, time: 8 * 3600 + 600),
+/// ])
+/// try builder.addFootpath(from: 1, to: 2, seconds: 120)
+/// let planner = Planner(timetable: builder.build())
+/// let journeys = planner.plan(PlanQuery(from: 0, to: 2, departure: 7 * 3600 + 3000, maxTransfers: 4))
+/// // One journey: ride trip 0 from stop 0 at 08:00 to stop 1, walk 120 s to stop 2, arrive 08:12.
+/// ```
+public final class Planner {
+    public let timetable: Timetable
+    private var space: SearchSpace
+
+    public init(timetable: Timetable) {
+        self.timetable = timetable
+        self.space = SearchSpace(timetable.storage)
+    }
+
+    deinit { space.deallocate() }
+
+    /// Bytes of scratch memory this planner holds.
+    public var scratchBytes: Int { space.scratchBytes }
+
+    /// Pareto-optimal journeys on (arrival, rides), ordered by increasing number of rides (and so strictly
+    /// decreasing arrival). For each number of rides `k` in `1...maxTransfers + 1` there is at most one
+    /// journey: the earliest arrival with at most `k` rides, listed if strictly earlier than with fewer,
+    /// departing as late as possible for that arrival. Walking-only connections are not reported (the
+    /// caller can offer the walk itself). Empty when the destinations are unreachable; origins that are
+    /// also destinations are not special-cased.
+    ///
+    /// Preconditions (programming errors, not data errors): stops within `0..<stopCount`, offsets within
+    /// `TimetableBuilder.durationRange`, `departure` within `TimetableBuilder.timeRange`,
+    /// `maxTransfers` within `0...PlanQuery.maxTransfersLimit`.
+    public func plan(_ query: PlanQuery) -> [Journey] {
+        let n = timetable.stopCount
+        precondition((0...PlanQuery.maxTransfersLimit).contains(query.maxTransfers), "maxTransfers out of range")
+        precondition(TimetableBuilder.timeRange.contains(query.departure), "departure out of range")
+        for end in query.origins + query.destinations {
+            precondition(end.stop >= 0 && end.stop < n, "query stop \(end.stop) out of range")
+            precondition(TimetableBuilder.durationRange.contains(end.seconds), "query offset out of range")
+        }
+        var s = space
+        defer { space = s }
+        s.setUpEndpoints(query)
+        defer { s.resetEndpoints() }
+
+        let departure = Int32(query.departure)
+        let rounds = query.maxTransfers + 1
+        s.forward(departure: departure, rounds: rounds)
+        s.resetLabels()
+
+        var journeys: [Journey] = []
+        var previous = Int32.max
+        for k in 1...rounds {
+            let arrival = s.roundArrival[k]
+            guard arrival < previous else { continue }
+            previous = arrival
+            if let start = s.reverse(arrival: arrival, earliest: departure, rounds: k) {
+                journeys.append(s.journey(from: start))
+            }
+            s.resetLabels()
+        }
+        return journeys
+    }
+}
+
+/// A set of stops with O(1) insertion and O(size) clearing.
+struct StopSet {
+    let items: UnsafeMutablePointer<Int32>
+    let member: UnsafeMutablePointer<Bool>
+    var count = 0
+
+    init(capacity: Int) {
+        items = .allocate(capacity: max(capacity, 1))
+        member = .allocate(capacity: max(capacity, 1))
+        member.initialize(repeating: false, count: max(capacity, 1))
+    }
+
+    @inline(__always) mutating func insert(_ stop: Int) {
+        if !member[stop] {
+            member[stop] = true
+            items[count] = Int32(truncatingIfNeeded: stop)
+            count &+= 1
+        }
+    }
+
+    mutating func removeAll() {
+        for i in 0..<count { member[Int(items[i])] = false }
+        count = 0
+    }
+
+    func deallocate() {
+        items.deallocate()
+        member.deallocate()
+    }
+}
+
+/// Where a reverse search found the latest departure: the first boarding stop and the round (rides).
+struct ReverseStart {
+    var stop: Int
+    var round: Int
+    var departure: Int32
+}
+
+/// All scratch state of a planner. A struct so the search methods work on an exclusive local copy:
+/// no runtime exclusivity checks on class properties in the hot loops.
+struct SearchSpace {
+    static let none = Int32.max     // unreached, forward labels and endpoint data
+    static let noneBack = Int32.min // unreached, reverse labels
+    static let maxRounds = PlanQuery.maxTransfersLimit + 1
+
+    let tt: TimetableStorage
+    let n: Int
+    // Endpoint data for the current query.
+    let originOffset: UnsafeMutablePointer<Int32>
+    let destinationOffset: UnsafeMutablePointer<Int32>
+    let access: UnsafeMutablePointer<Int32>      // min over origins (offset + walk)
+    let accessFrom: UnsafeMutablePointer<Int32>
+    let egress: UnsafeMutablePointer<Int32>      // min over destinations (walk + offset)
+    let egressTo: UnsafeMutablePointer<Int32>
+    var accessStops: StopSet
+    var egressStops: StopSet
+    var endpointStops: StopSet
+    // Labels.
+    let bestArrival: UnsafeMutablePointer<Int32>
+    let bestReady: UnsafeMutablePointer<Int32>
+    let bestBoard: UnsafeMutablePointer<Int32>
+    let bestDeadline: UnsafeMutablePointer<Int32>
+    var touched: StopSet
+    var marked: StopSet
+    var improved: StopSet
+    // Per-round reverse labels and parents, index round * n + stop.
+    let roundDeadline: UnsafeMutablePointer<Int32>
+    let roundDeadlineVia: UnsafeMutablePointer<Int32>
+    let roundBoardTrip: UnsafeMutablePointer<Int32>
+    let roundBoardPosition: UnsafeMutablePointer<Int32>
+    let roundAlightPosition: UnsafeMutablePointer<Int32>
+    let roundTouched: UnsafeMutablePointer<Int32>
+    var roundTouchedCount = 0
+    // Patterns to scan in the current round, with their first (forward) or last (reverse) position.
+    let patternMark: UnsafeMutablePointer<Int32>
+    let patternQueue: UnsafeMutablePointer<Int32>
+    var patternQueueCount = 0
+    // Forward result: earliest arrival at the destination with at most k rides, k = 1...rounds.
+    let roundArrival: UnsafeMutablePointer<Int32>
+
+    init(_ tt: TimetableStorage) {
+        self.tt = tt
+        let n = tt.stopCount
+        self.n = n
+        func array(_ count: Int, _ value: Int32) -> UnsafeMutablePointer<Int32> {
+            let p = UnsafeMutablePointer<Int32>.allocate(capacity: max(count, 1))
+            p.initialize(repeating: value, count: max(count, 1))
+            return p
+        }
+        let rounds = Self.maxRounds + 1
+        originOffset = array(n, Self.none)
+        destinationOffset = array(n, Self.none)
+        access = array(n, Self.none)
+        accessFrom = array(n, -1)
+        egress = array(n, Self.none)
+        egressTo = array(n, -1)
+        accessStops = StopSet(capacity: n)
+        egressStops = StopSet(capacity: n)
+        endpointStops = StopSet(capacity: n)
+        bestArrival = array(n, Self.none)
+        bestReady = array(n, Self.none)
+        bestBoard = array(n, Self.noneBack)
+        bestDeadline = array(n, Self.noneBack)
+        touched = StopSet(capacity: n)
+        marked = StopSet(capacity: n)
+        improved = StopSet(capacity: n)
+        roundDeadline = array(rounds * n, Self.noneBack)
+        roundDeadlineVia = array(rounds * n, -1)
+        roundBoardTrip = array(rounds * n, -1)
+        roundBoardPosition = array(rounds * n, -1)
+        roundAlightPosition = array(rounds * n, -1)
+        roundTouched = array(rounds * n, -1)
+        patternMark = array(tt.patternCount, Self.none)
+        patternQueue = array(tt.patternCount, -1)
+        roundArrival = array(rounds, Self.none)
+    }
+
+    var scratchBytes: Int {
+        let rounds = Self.maxRounds + 1
+        return 4 * (10 * n + 6 * rounds * n + 2 * tt.patternCount + rounds) + 3 * 5 * n
+    }
+
+    func deallocate() {
+        for p in [originOffset, destinationOffset, access, accessFrom, egress, egressTo,
+                  bestArrival, bestReady, bestBoard, bestDeadline,
+                  roundDeadline, roundDeadlineVia, roundBoardTrip, roundBoardPosition, roundAlightPosition,
+                  roundTouched, patternMark, patternQueue, roundArrival] {
+            p.deallocate()
+        }
+        for set in [accessStops, egressStops, endpointStops, touched, marked, improved] { set.deallocate() }
+    }
+
+    // MARK: Endpoints
+
+    /// Access and egress per stop: one walk at most, from an origin to a boarding stop and from an
+    /// alighting stop to a destination. Direct entries are applied first so that ties prefer no walk.
+    mutating func setUpEndpoints(_ query: PlanQuery) {
+        for o in query.origins {
+            endpointStops.insert(o.stop)
+            originOffset[o.stop] = min(originOffset[o.stop], Int32(o.seconds))
+        }
+        for d in query.destinations {
+            endpointStops.insert(d.stop)
+            destinationOffset[d.stop] = min(destinationOffset[d.stop], Int32(d.seconds))
+        }
+        for o in query.origins where originOffset[o.stop] == Int32(o.seconds) {
+            setAccess(o.stop, originOffset[o.stop], from: o.stop)
+        }
+        for o in query.origins where originOffset[o.stop] == Int32(o.seconds) {
+            for e in Int(tt.walkOutStart[o.stop])..<Int(tt.walkOutStart[o.stop + 1]) {
+                setAccess(Int(tt.walkOutStop[e]), originOffset[o.stop] + tt.walkOutSeconds[e], from: o.stop)
+            }
+        }
+        for d in query.destinations where destinationOffset[d.stop] == Int32(d.seconds) {
+            setEgress(d.stop, destinationOffset[d.stop], to: d.stop)
+        }
+        for d in query.destinations where destinationOffset[d.stop] == Int32(d.seconds) {
+            for e in Int(tt.walkInStart[d.stop])..<Int(tt.walkInStart[d.stop + 1]) {
+                setEgress(Int(tt.walkInStop[e]), destinationOffset[d.stop] + tt.walkInSeconds[e], to: d.stop)
+            }
+        }
+    }
+
+    private mutating func setAccess(_ stop: Int, _ seconds: Int32, from origin: Int) {
+        if seconds < access[stop] {
+            access[stop] = seconds
+            accessFrom[stop] = Int32(origin)
+            accessStops.insert(stop)
+        }
+    }
+
+    private mutating func setEgress(_ stop: Int, _ seconds: Int32, to destination: Int) {
+        if seconds < egress[stop] {
+            egress[stop] = seconds
+            egressTo[stop] = Int32(destination)
+            egressStops.insert(stop)
+        }
+    }
+
+    mutating func resetEndpoints() {
+        for i in 0..<accessStops.count {
+            let s = Int(accessStops.items[i])
+            access[s] = Self.none
+            accessFrom[s] = -1
+        }
+        for i in 0..<egressStops.count {
+            let s = Int(egressStops.items[i])
+            egress[s] = Self.none
+            egressTo[s] = -1
+        }
+        for i in 0..<endpointStops.count {
+            let s = Int(endpointStops.items[i])
+            originOffset[s] = Self.none
+            destinationOffset[s] = Self.none
+        }
+        accessStops.removeAll()
+        egressStops.removeAll()
+        endpointStops.removeAll()
+    }
+
+    /// Undoes everything a forward or reverse search wrote, in O(stops touched).
+    mutating func resetLabels() {
+        for i in 0..<touched.count {
+            let s = Int(touched.items[i])
+            bestArrival[s] = Self.none
+            bestReady[s] = Self.none
+            bestBoard[s] = Self.noneBack
+            bestDeadline[s] = Self.noneBack
+        }
+        touched.removeAll()
+        for i in 0..<roundTouchedCount { roundDeadline[Int(roundTouched[i])] = Self.noneBack }
+        roundTouchedCount = 0
+        marked.removeAll()
+        improved.removeAll()
+    }
+
+    // MARK: Forward search
+
+    /// Fills `roundArrival[1...rounds]`.
+    mutating func forward(departure: Int32, rounds: Int) {
+        for i in 0..<accessStops.count {
+            let q = Int(accessStops.items[i])
+            let ready = departure + access[q]
+            if ready < bestReady[q] {
+                bestReady[q] = ready
+                touched.insert(q)
+                marked.insert(q)
+            }
+        }
+        var target = Self.none
+        for k in 1...rounds { roundArrival[k] = Self.none }
+        for k in 1...rounds {
+            queuePatterns(forward: true)
+            for i in 0..<patternQueueCount {
+                let p = Int(patternQueue[i])
+                scanForward(pattern: p, from: Int(patternMark[p]), target: &target)
+                patternMark[p] = Self.none
+            }
+            patternQueueCount = 0
+            for j in k...rounds { roundArrival[j] = target }
+            if improved.count == 0 { break }
+            if k < rounds { relaxTransfersForward(target: target) }
+            improved.removeAll()
+            if marked.count == 0 { break }
+        }
+    }
+
+    /// Moves marked stops to the pattern queue, remembering per pattern the first (forward) or last
+    /// (reverse) position of a marked stop, and clears the marks.
+    private mutating func queuePatterns(forward: Bool) {
+        let start = tt.stopPatternStart, patterns = tt.stopPatternPattern, positions = tt.stopPatternPosition
+        for i in 0..<marked.count {
+            let q = Int(marked.items[i])
+            for e in Int(start[q])..<Int(start[q + 1]) {
+                let p = Int(patterns[e])
+                let position = positions[e]
+                let current = patternMark[p]
+                if current == Self.none {
+                    patternQueue[patternQueueCount] = Int32(p)
+                    patternQueueCount &+= 1
+                    patternMark[p] = position
+                } else if forward ? position < current : position > current {
+                    patternMark[p] = position
+                }
+            }
+        }
+        marked.removeAll()
+    }
+
+    private mutating func scanForward(pattern p: Int, from first: Int, target: inout Int32) {
+        let base = Int(tt.patternStopStart[p])
+        let length = Int(tt.patternStopStart[p + 1]) - base
+        let tripCount = Int(tt.patternTripStart[p + 1] - tt.patternTripStart[p])
+        let timeBase = Int(tt.patternTimeStart[p])
+        let stops = tt.patternStops.baseAddress! + base
+        let flags = tt.patternFlags.baseAddress! + base
+        let arrivals = tt.arrivals.baseAddress!, departures = tt.departures.baseAddress!
+        let bestArrival = self.bestArrival, bestReady = self.bestReady, egress = self.egress
+
+        var trip = -1
+        var row = 0
+        for i in first..<length {
+            let s = Int(stops[i])
+            let f = flags[i]
+            if trip >= 0 && f & PatternFlag.alight != 0 {
+                let a = arrivals[row &+ i]
+                if a < target && a < bestArrival[s] {
+                    bestArrival[s] = a
+                    touched.insert(s)
+                    improved.insert(s)
+                    let e = egress[s]
+                    if e != Self.none && a &+ e < target { target = a &+ e }
+                }
+            }
+            if f & PatternFlag.board != 0 {
+                let ready = bestReady[s]
+                guard ready < target else { continue }
+                var upper: Int
+                if trip < 0 {
+                    upper = tripCount
+                } else if ready <= departures[row &+ i] {
+                    upper = trip
+                } else {
+                    continue
+                }
+                // Earliest trip in 0..<upper departing at or after `ready` (trips are ordered).
+                if upper > 0 && departures[timeBase &+ (upper &- 1) &* length &+ i] < ready { continue }
+                var lo = 0
+                while lo < upper {
+                    let mid = (lo &+ upper) >> 1
+                    if departures[timeBase &+ mid &* length &+ i] < ready { lo = mid &+ 1 } else { upper = mid }
+                }
+                trip = lo
+                row = timeBase &+ lo &* length
+            }
+        }
+    }
+
+    private mutating func relaxTransfersForward(target: Int32) {
+        let start = tt.transferOutStart, to = tt.transferOutStop, seconds = tt.transferOutSeconds
+        for i in 0..<improved.count {
+            let s = Int(improved.items[i])
+            let a = bestArrival[s]
+            let change = tt.changeSeconds[s]
+            if change >= 0 {
+                let ready = a &+ change
+                if ready < target && ready < bestReady[s] {
+                    bestReady[s] = ready
+                    marked.insert(s)
+                }
+            }
+            for e in Int(start[s])..<Int(start[s + 1]) {
+                let q = Int(to[e])
+                let ready = a &+ seconds[e]
+                if ready < target && ready < bestReady[q] {
+                    bestReady[q] = ready
+                    touched.insert(q)
+                    marked.insert(q)
+                }
+            }
+        }
+    }
+
+    // MARK: Reverse search
+
+    /// Latest departure (not before `earliest`) reaching a destination by `arrival` with at most `rounds`
+    /// rides, or nil if there is none.
+    mutating func reverse(arrival: Int32, earliest: Int32, rounds: Int) -> ReverseStart? {
+        var bound = earliest - 1
+        var start: ReverseStart?
+        for i in 0..<egressStops.count {
+            let p = Int(egressStops.items[i])
+            let deadline = arrival - egress[p]
+            if deadline > bound && deadline > bestDeadline[p] {
+                bestDeadline[p] = deadline
+                touched.insert(p)
+                setRoundDeadline(round: 0, stop: p, deadline, via: egressTo[p])
+                marked.insert(p)
+            }
+        }
+        for r in 1...rounds {
+            queuePatterns(forward: false)
+            for i in 0..<patternQueueCount {
+                let p = Int(patternQueue[i])
+                scanReverse(pattern: p, to: Int(patternMark[p]), round: r, bound: &bound, start: &start)
+                patternMark[p] = Self.none
+            }
+            patternQueueCount = 0
+            if improved.count == 0 { break }
+            if r < rounds { relaxTransfersReverse(round: r, bound: bound) }
+            improved.removeAll()
+            if marked.count == 0 { break }
+        }
+        return start
+    }
+
+    @inline(__always)
+    private mutating func setRoundDeadline(round: Int, stop: Int, _ deadline: Int32, via: Int32) {
+        let index = round &* n &+ stop
+        if roundDeadline[index] == Self.noneBack {
+            roundTouched[roundTouchedCount] = Int32(index)
+            roundTouchedCount &+= 1
+        }
+        roundDeadline[index] = deadline
+        roundDeadlineVia[index] = via
+    }
+
+    private mutating func scanReverse(pattern p: Int, to last: Int, round: Int,
+                                      bound: inout Int32, start: inout ReverseStart?) {
+        let base = Int(tt.patternStopStart[p])
+        let length = Int(tt.patternStopStart[p + 1]) - base
+        let firstTrip = Int(tt.patternTripStart[p])
+        let tripCount = Int(tt.patternTripStart[p + 1]) - firstTrip
+        let timeBase = Int(tt.patternTimeStart[p])
+        let stops = tt.patternStops.baseAddress! + base
+        let flags = tt.patternFlags.baseAddress! + base
+        let arrivals = tt.arrivals.baseAddress!, departures = tt.departures.baseAddress!
+        let bestBoard = self.bestBoard, bestDeadline = self.bestDeadline, access = self.access
+        let roundBase = round &* n
+
+        var trip = -1
+        var row = 0
+        var alightPosition = 0
+        var i = last
+        while i >= 0 {
+            defer { i &-= 1 }
+            let s = Int(stops[i])
+            let f = flags[i]
+            if trip >= 0 && f & PatternFlag.board != 0 {
+                let d = departures[row &+ i]
+                if d > bound && d > bestBoard[s] {
+                    bestBoard[s] = d
+                    touched.insert(s)
+                    improved.insert(s)
+                    roundBoardTrip[roundBase &+ s] = Int32(firstTrip &+ trip)
+                    roundBoardPosition[roundBase &+ s] = Int32(i)
+                    roundAlightPosition[roundBase &+ s] = Int32(alightPosition)
+                    let a = access[s]
+                    if a != Self.none && d &- a > bound {
+                        bound = d &- a
+                        start = ReverseStart(stop: s, round: round, departure: bound)
+                    }
+                }
+            }
+            if f & PatternFlag.alight != 0 {
+                let deadline = bestDeadline[s]
+                guard deadline > bound else { continue }
+                var lower: Int
+                if trip < 0 {
+                    lower = 0
+                } else if deadline >= arrivals[row &+ i] {
+                    lower = trip &+ 1
+                } else {
+                    continue
+                }
+                // Latest trip in lower..<tripCount arriving at or before `deadline`.
+                if lower >= tripCount || arrivals[timeBase &+ lower &* length &+ i] > deadline { continue }
+                var hi = tripCount
+                while lower < hi {
+                    let mid = (lower &+ hi) >> 1
+                    if arrivals[timeBase &+ mid &* length &+ i] <= deadline { lower = mid &+ 1 } else { hi = mid }
+                }
+                trip = lower &- 1
+                row = timeBase &+ trip &* length
+                alightPosition = i
+            }
+        }
+    }
+
+    private mutating func relaxTransfersReverse(round: Int, bound: Int32) {
+        let start = tt.transferInStart, from = tt.transferInStop, seconds = tt.transferInSeconds
+        for i in 0..<improved.count {
+            let q = Int(improved.items[i])
+            let b = bestBoard[q]
+            let change = tt.changeSeconds[q]
+            if change >= 0 {
+                let deadline = b &- change
+                if deadline > bound && deadline > bestDeadline[q] {
+                    bestDeadline[q] = deadline
+                    setRoundDeadline(round: round, stop: q, deadline, via: Int32(q))
+                    marked.insert(q)
+                }
+            }
+            for e in Int(start[q])..<Int(start[q + 1]) {
+                let p = Int(from[e])
+                let deadline = b &- seconds[e]
+                if deadline > bound && deadline > bestDeadline[p] {
+                    bestDeadline[p] = deadline
+                    touched.insert(p)
+                    setRoundDeadline(round: round, stop: p, deadline, via: Int32(q))
+                    marked.insert(p)
+                }
+            }
+        }
+    }
+
+    // MARK: Journey reconstruction
+
+    /// Unwinds the reverse search's parents from the first boarding to the destination.
+    func journey(from start: ReverseStart) -> Journey {
+        var legs: [JourneyLeg] = []
+        let origin = Int(accessFrom[start.stop])
+        let leave = start.departure + originOffset[origin]
+        if origin != start.stop {
+            legs.append(.walk(WalkLeg(fromStop: origin, toStop: start.stop,
+                                      departure: Int(leave), arrival: Int(start.departure + access[start.stop]))))
+        }
+        var stop = start.stop
+        var round = start.round
+        while true {
+            let index = round * n + stop
+            let trip = Int(roundBoardTrip[index])
+            let boardPosition = Int(roundBoardPosition[index])
+            let alightPosition = Int(roundAlightPosition[index])
+            let pattern = Int(tt.tripPattern[trip])
+            let base = Int(tt.patternStopStart[pattern])
+            let length = Int(tt.patternStopStart[pattern + 1]) - base
+            let row = Int(tt.patternTimeStart[pattern]) + (trip - Int(tt.patternTripStart[pattern])) * length
+            let alightStop = Int(tt.patternStops[base + alightPosition])
+            let alightTime = Int(tt.arrivals[row + alightPosition])
+            legs.append(.ride(RideLeg(tripRef: tt.tripRef[trip], routeRef: tt.tripRoute[trip],
+                                      boardStop: stop, boardTime: Int(tt.departures[row + boardPosition]),
+                                      alightStop: alightStop, alightTime: alightTime,
+                                      boardEventIndex: boardPosition, alightEventIndex: alightPosition)))
+            // The deadline this ride was matched against: the latest round before this one that set one.
+            var j = round - 1
+            while roundDeadline[j * n + alightStop] == Self.noneBack { j -= 1 }
+            let via = Int(roundDeadlineVia[j * n + alightStop])
+            if j == 0 {
+                var arrival = alightTime
+                if via != alightStop {
+                    arrival += Int(egress[alightStop] - destinationOffset[via])
+                    legs.append(.walk(WalkLeg(fromStop: alightStop, toStop: via,
+                                              departure: alightTime, arrival: arrival)))
+                }
+                return Journey(originStop: origin, departure: Int(start.departure), destinationStop: via,
+                               arrival: arrival + Int(destinationOffset[via]), legs: legs)
+            }
+            if via != alightStop {
+                let seconds = Timetable(storage: tt).transferSeconds(from: alightStop, to: via)!
+                legs.append(.walk(WalkLeg(fromStop: alightStop, toStop: via,
+                                          departure: alightTime, arrival: alightTime + seconds)))
+            }
+            stop = via
+            round = j
+        }
+    }
+}

@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Key files: one key line, optional `#` comment lines and blank lines.
+///
+/// Private key file (mode 0600, written by `savePrivateKey`):
+/// ```
+/// # StopKiosk label-signing key (Ed25519), key id 3fa28c0d5e1b7a90. Secret: keep this file mode 0600.
+/// # Public key for kiosk configs: stopkiosk-ed25519-public-v1:<base64url>
+/// stopkiosk-ed25519-private-v1:<base64url of the 32-byte seed>
+/// ```
+/// Public key file (mode 0644): the same with `stopkiosk-ed25519-public-v1:<base64url of the 32-byte key>`.
+public enum KeyFile {
+    /// A private key read from a file, with what was wrong about the file's permissions.
+    public struct LoadedPrivateKey: Sendable {
+        public var keyPair: KeyPair
+        /// The file's permission bits.
+        public var mode: UInt32
+        /// True when group or others have any access to the file (they should have none).
+        public var isAccessibleToOthers: Bool { mode & 0o077 != 0 }
+        /// A message to show when `isAccessibleToOthers`, else nil.
+        public var permissionWarning: String?
+    }
+
+    public static func savePrivateKey(_ key: KeyPair, to path: String, overwrite: Bool = false) throws(KeyFileError) {
+        let text = """
+            # StopKiosk label-signing key (Ed25519), key id \(key.keyID). Secret: keep this file mode 0600.
+            # Public key for kiosk configs: \(key.publicKey.encoded)
+            \(key.encodedPrivateKey)
+
+            """
+        try writeKeyFile(text, to: path, mode: 0o600, overwrite: overwrite)
+    }
+
+    public static func savePublicKey(_ key: PublicKey, to path: String, overwrite: Bool = false) throws(KeyFileError) {
+        let text = """
+            # StopKiosk label-verification key (Ed25519), key id \(key.keyID).
+            \(key.encoded)
+
+            """
+        try writeKeyFile(text, to: path, mode: 0o644, overwrite: overwrite)
+    }
+
+    public static func loadPrivateKey(from path: String) throws(KeyFileError) -> LoadedPrivateKey {
+        let (line, number, mode) = try readKeyLine(path)
+        let keyPair: KeyPair
+        do {
+            keyPair = try KeyPair(encoded: line)
+        } catch {
+            throw .invalid(path: path, line: number, reason: error)
+        }
+        let exposed = mode & 0o077 != 0
+        let warning = exposed
+            ? "\(path): private key file is accessible to group or others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(path)"
+            : nil
+        return LoadedPrivateKey(keyPair: keyPair, mode: mode & 0o7777, permissionWarning: warning)
+    }
+
+    public static func loadPublicKey(from path: String) throws(KeyFileError) -> PublicKey {
+        let (line, number, _) = try readKeyLine(path)
+        do {
+            return try PublicKey(encoded: line)
+        } catch {
+            throw .invalid(path: path, line: number, reason: error)
+        }
+    }
+
+    // MARK: - Internals
+
+    private static func readKeyLine(_ path: String) throws(KeyFileError) -> (String, Int, UInt32) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+        guard status.st_size <= 64 * 1024 else { throw .unreadable(path: path, reason: "too large for a key file") }
+        guard let file = fopen(path, "rb") else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            bytes.append(contentsOf: chunk[0..<count])
+            if count < chunk.count { break }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .invalid(path: path, line: nil, reason: .malformed("the file is not text (UTF-8)"))
+        }
+        var keyLines: [(String, Int)] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            keyLines.append((line, index + 1))
+        }
+        guard let first = keyLines.first else {
+            throw .invalid(path: path, line: nil, reason: .malformed("no key line (only comments or empty)"))
+        }
+        guard keyLines.count == 1 else {
+            throw .invalid(path: path, line: keyLines[1].1, reason: .malformed("more than one key line"))
+        }
+        return (first.0, first.1, UInt32(status.st_mode))
+    }
+
+    private static func writeKeyFile(_ text: String, to path: String, mode: mode_t, overwrite: Bool) throws(KeyFileError) {
+        if !overwrite, access(path, F_OK) == 0 { throw .alreadyExists(path: path) }
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
+        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        // The umask may have removed bits; set the mode exactly.
+        if fchmod(descriptor, mode) != 0 { failure = String(cString: strerror(errno)) }
+        let bytes = Array(text.utf8)
+        if failure == nil {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    break
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        if let failure {
+            unlink(temporary)
+            throw .writeFailed(path: path, reason: failure)
+        }
+        if overwrite {
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw .writeFailed(path: path, reason: reason)
+            }
+        } else {
+            // link() refuses to replace an existing file: no window where another file is clobbered.
+            let linked = link(temporary, path)
+            let code = errno
+            unlink(temporary)
+            if linked != 0 {
+                if code == EEXIST { throw .alreadyExists(path: path) }
+                throw .writeFailed(path: path, reason: String(cString: strerror(code)))
+            }
+        }
+    }
+}
+
+/// Why a key file could not be read or written. Every case names the file.
+public enum KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    case notFound(path: String)
+    case unreadable(path: String, reason: String)
+    /// The file's content is not a usable key of the expected kind; `line` is 1-based when known.
+    case invalid(path: String, line: Int?, reason: KeyFormatError)
+    case alreadyExists(path: String)
+    case writeFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return "\(path): no such key file"
+        case .unreadable(let path, let reason): return "\(path): cannot read key file (\(reason))"
+        case .invalid(let path, let line, let reason):
+            return "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
+        case .alreadyExists(let path): return "\(path): file already exists (not overwritten)"
+        case .writeFailed(let path, let reason): return "\(path): cannot write key file (\(reason))"
+        }
+    }
+}

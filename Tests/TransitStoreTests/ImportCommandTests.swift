@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import Testing
+
+/// `kiosk import` as its users run it: a real process, real files, a real kill.
+@Suite struct ImportCommandTests {
+    /// A database holding the minimal feed, to check later imports never damage it.
+    func existingDatabase() throws -> (path: String, hash: String) {
+        let path = TestSupport.temporaryDirectory("cli").appendingPathComponent("routes.sqlite").path
+        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return (path, try feedHash(path))
+    }
+
+    func feedHash(_ path: String) throws -> String {
+        let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.read { db in
+            #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
+            return try String.fetchOne(db, sql: "SELECT value FROM feed_metadata WHERE key = 'feed_hash'") ?? ""
+        }
+    }
+
+    @Test func summaryListsCountsDatesAndWarnings() throws {
+        let db = TestSupport.temporaryDirectory("cli").appendingPathComponent("r.sqlite").path
+        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("stop_times      6"))
+        #expect(result.stdout.contains("Service dates: 2026-01-01 to 2026-12-31 (America/Guayaquil)"))
+        #expect(result.stdout.contains("No warnings"))
+    }
+
+    @Test func badFeedExitsTwoAndLeavesTheDatabaseAlone() throws {
+        let (db, hash) = try existingDatabase()
+        let bad = TestSupport.feed(replacing: ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:xx:00,08:10:00,S2,2\n"])
+        let result = try TestSupport.runKiosk(["import", bad.path, "--db", db])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("stop_times.txt line 3, column 'arrival_time': '08:xx:00' is not a time HH:MM:SS"))
+        #expect(result.stderr.contains("was not changed"))
+        #expect(try feedHash(db) == hash)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (db as NSString).deletingLastPathComponent)
+        #expect(leftovers == ["routes.sqlite"], "staging files must not be left behind: \(leftovers)")
+    }
+
+    @Test func unwritableTargetIsAClearError() throws {
+        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", "/nonexistent-dir/routes.sqlite"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("the folder /nonexistent-dir does not exist"))
+    }
+
+    /// A feed big enough that an import takes a while, so it can be killed in the middle of stop_times.
+    func largeFeed() -> URL {
+        var stopTimes = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        var trips = "route_id,service_id,trip_id\n"
+        stopTimes.reserveCapacity(16 << 20)
+        for trip in 0..<12_000 {
+            trips += "R1,WK,T\(trip)\n"
+            for seq in 0..<25 {
+                let t = 18_000 + trip + seq * 90
+                let time = "\(t / 3600):\(String(format: "%02d", t / 60 % 60)):\(String(format: "%02d", t % 60))"
+                stopTimes += "T\(trip),\(time),\(time),S\(seq % 3 + 1),\(seq)\n"
+            }
+        }
+        return TestSupport.feed(replacing: ["trips.txt": trips, "stop_times.txt": stopTimes])
+    }
+
+    @Test func killedImportLeavesThePreviousDatabaseIntact() throws {
+        let (db, hash) = try existingDatabase()
+        let feed = largeFeed()
+        let directory = (db as NSString).deletingLastPathComponent
+        for killAfterBytes in [1, 2 << 20, 6 << 20] {
+            let process = Process()
+            process.executableURL = TestSupport.kioskExecutable
+            process.arguments = ["import", feed.path, "--db", db]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Wait until the staging file has grown to the chosen size (or the import finished, which fails the test).
+            var staged = false
+            for _ in 0..<6000 where process.isRunning {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+                if let staging = names.first(where: { $0.hasPrefix(".routes.sqlite.import-") }),
+                   let size = try? FileManager.default.attributesOfItem(atPath: "\(directory)/\(staging)")[.size] as? Int,
+                   size >= killAfterBytes {
+                    staged = true
+                    break
+                }
+                usleep(2000)
+            }
+            #expect(staged, "the import finished before it could be killed at \(killAfterBytes) bytes")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(try feedHash(db) == hash, "killed after \(killAfterBytes) bytes")
+        }
+        // The next import cleans up what the killed ones left and replaces the database.
+        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
+        #expect(result.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["routes.sqlite"])
+    }
+}
