@@ -33,6 +33,12 @@ let package = Package(
             ]
         ),
 
+        // Round-based journey search (RAPTOR) over a compact in-memory timetable. Pure Swift, no database.
+        .target(name: "JourneyPlanner"),
+
+        // What the passenger and the integrator read: messages (es/en), text, JSON and terminal screens.
+        .target(name: "KioskUI", dependencies: ["TransitModel"]),
+
         // Data the program ships: the Quito sample network (and later the recorded demo frames).
         .target(
             name: "SampleData",
@@ -44,7 +50,8 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: [
-                "TransitModel", "TransitStore", "SampleData",
+                "TransitModel", "TransitStore", "SampleData", "KioskUI", "JourneyPlanner",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,6 +67,7 @@ let package = Package(
         ),
 
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
+        .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner"]),
         .testTarget(
             name: "TransitStoreTests",
             dependencies: ["TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift")]

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 const unsigned long CV4L2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
@@ -35,6 +37,14 @@ int cv4l2_open(const char *path, int flags) {
     return v4l2_open(path, flags, 0);
 }
 
+int cv4l2_open_raw(const char *path, int flags) {
+    return open(path, flags);
+}
+
+int cv4l2_close_raw(int fd) {
+    return close(fd);
+}
+
 int cv4l2_ioctl(int fd, unsigned long request, void *arg) {
     int r;
     do {
@@ -45,4 +55,12 @@ int cv4l2_ioctl(int fd, unsigned long request, void *arg) {
 
 int cv4l2_ioctl_int(int fd, unsigned long request, int value) {
     return cv4l2_ioctl(fd, request, &value);
+}
+
+int cv4l2_driver_ioctl(int fd, unsigned long request, void *arg) {
+    int r;
+    do {
+        r = ioctl(fd, request, arg);
+    } while (r == -1 && errno == EINTR);
+    return r;
 }

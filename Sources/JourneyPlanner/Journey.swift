@@ -23,9 +23,9 @@ public struct StopOffset: Sendable, Hashable {
 
 /// One journey-planning request.
 public struct PlanQuery: Sendable, Hashable {
-    /// Where the passenger can start; at least one entry. Duplicated stops keep the smallest offset.
+    /// Where the passenger can start. Duplicated stops keep the smallest offset.
     public var origins: [StopOffset]
-    /// Where the passenger wants to be; at least one entry. Duplicated stops keep the smallest offset.
+    /// Where the passenger wants to be. Duplicated stops keep the smallest offset.
     public var destinations: [StopOffset]
     /// Earliest moment the passenger can set off, on the timetable's timeline.
     public var departure: Int

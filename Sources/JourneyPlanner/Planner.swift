@@ -54,8 +54,12 @@ public final class Planner {
     /// decreasing arrival). For each number of rides `k` in `1...maxTransfers + 1` there is at most one
     /// journey: the earliest arrival with at most `k` rides, listed if strictly earlier than with fewer,
     /// departing as late as possible for that arrival. Walking-only connections are not reported (the
-    /// caller can offer the walk itself). Empty when the destinations are unreachable; origins that are
-    /// also destinations are not special-cased.
+    /// caller can offer the walk itself, see `Timetable.walkSeconds`). Empty when the destinations are
+    /// unreachable or either endpoint set is empty; origins that are also destinations are not
+    /// special-cased (a round trip may come back).
+    ///
+    /// Cost: one forward search plus one pruned reverse search per returned journey; no allocation in the
+    /// searches themselves, only for the returned journeys.
     ///
     /// Preconditions (programming errors, not data errors): stops within `0..<stopCount`, offsets within
     /// `TimetableBuilder.durationRange`, `departure` within `TimetableBuilder.timeRange`,
@@ -64,9 +68,11 @@ public final class Planner {
         let n = timetable.stopCount
         precondition((0...PlanQuery.maxTransfersLimit).contains(query.maxTransfers), "maxTransfers out of range")
         precondition(TimetableBuilder.timeRange.contains(query.departure), "departure out of range")
-        for end in query.origins + query.destinations {
-            precondition(end.stop >= 0 && end.stop < n, "query stop \(end.stop) out of range")
-            precondition(TimetableBuilder.durationRange.contains(end.seconds), "query offset out of range")
+        for ends in [query.origins, query.destinations] {
+            for end in ends {
+                precondition(end.stop >= 0 && end.stop < n, "query stop \(end.stop) out of range")
+                precondition(TimetableBuilder.durationRange.contains(end.seconds), "query offset out of range")
+            }
         }
         var s = space
         defer { space = s }
@@ -86,6 +92,8 @@ public final class Planner {
             previous = arrival
             if let start = s.reverse(arrival: arrival, earliest: departure, rounds: k) {
                 journeys.append(s.journey(from: start))
+            } else {
+                assertionFailure("reverse search found no departure for an arrival the forward search reached")
             }
             s.resetLabels()
         }

@@ -17,19 +17,27 @@ public struct CameraConfiguration: Sendable, Equatable {
     public var framesPerSecond: Double
     /// Memory-mapped buffers to queue; 4 lets the driver keep filling while one frame is being copied.
     public var bufferCount: Int
+    /// When the camera itself offers a format that carries a luma plane (GREY, NV12, NV21, YU12, YV12, YUYV,
+    /// UYVY), read it as is and skip libv4l2's conversion (which also converts chroma nobody looks at: about ten
+    /// times the per-frame CPU for YUYV). Otherwise, and always when false, ask libv4l2 for YUV420, which it
+    /// produces from anything it can decode (MJPEG, Bayer, vendor formats).
+    public var preferNativeFormats: Bool
 
-    public init(device: String, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4) {
+    public init(device: String, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4,
+                preferNativeFormats: Bool = true) {
         self.device = device
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
         self.bufferCount = bufferCount
+        self.preferNativeFormats = preferNativeFormats
     }
 
     /// `/dev/video<index>`.
-    public init(index: Int, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4) {
+    public init(index: Int, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4,
+                preferNativeFormats: Bool = true) {
         self.init(device: CameraConfiguration.devicePath(index: index), width: width, height: height,
-                  framesPerSecond: framesPerSecond, bufferCount: bufferCount)
+                  framesPerSecond: framesPerSecond, bufferCount: bufferCount, preferNativeFormats: preferNativeFormats)
     }
 
     public static func devicePath(index: Int) -> String { "/dev/video\(index)" }
@@ -71,10 +79,11 @@ public struct CameraFormat: Sendable, Equatable, CustomStringConvertible {
 
 /// A V4L2 webcam read through libv4l2 with memory-mapped streaming.
 ///
-/// Opening negotiates the format: a camera that offers GREY natively is read as GREY; anything else is asked
-/// for YUV420 (YU12), which libv4l2 converts to from whatever the camera offers (YUYV, MJPEG, NV12, ...). Only
-/// the luma plane is kept, honouring the driver's bytes-per-line. If the driver insists on another format that
-/// still carries luma (YUYV, UYVY, NV12, NV21, YV12) that is read too.
+/// Opening negotiates the format: a camera that offers a format with a luma plane (GREY, NV12, NV21, YU12, YV12,
+/// YUYV, UYVY) is read in it directly; anything else (typically MJPEG) is asked for YUV420 (YU12), which libv4l2
+/// converts to. `CameraConfiguration.preferNativeFormats = false` always goes through libv4l2's YUV420. Only the
+/// luma plane is kept, honouring the driver's bytes-per-line. If the driver answers S_FMT with another format
+/// that still carries luma, that is read too.
 ///
 /// Only the newest frame matters to a scanner: when several buffers are ready, `nextFrame` dequeues them all,
 /// requeues the stale ones at once and returns the latest; frames are never queued up behind the reader.
@@ -105,24 +114,25 @@ public final class V4L2CameraSource: FrameSource {
         self.configuration = configuration
         let device = configuration.device
 
-        let fd = device.withCString { cv4l2_open($0, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
-        if fd < 0 {
+        // Open the node, ask the driver (not libv4l2, which mixes in the formats it emulates) what it offers, and
+        // only then wrap the descriptor with libv4l2: with conversion disabled when a native format will be read,
+        // so that libv4l2 passes it through untouched.
+        let rawFD = device.withCString { cv4l2_open_raw($0, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        if rawFD < 0 { throw V4L2CameraSource.openError(errno, device: device) }
+        let native = V4L2CameraSource.driverFormats(rawFD)
+        let direct = [CV4L2_PIX_FMT_GREY, CV4L2_PIX_FMT_NV12, CV4L2_PIX_FMT_NV21, CV4L2_PIX_FMT_YUV420,
+                      CV4L2_PIX_FMT_YVU420, CV4L2_PIX_FMT_YUYV, CV4L2_PIX_FMT_UYVY]
+        let nativeChoice = configuration.preferNativeFormats ? direct.first { native.contains($0) } : nil
+        if v4l2_fd_open(rawFD, nativeChoice != nil ? V4L2_DISABLE_CONVERSION : 0) == -1 {
             let code = errno
-            switch code {
-            case ENOENT, ENXIO, ENODEV, ENOTDIR: throw .noSuchDevice(device: device)
-            case EACCES, EPERM: throw .permissionDenied(device: device)
-            case EBUSY: throw .deviceBusy(device: device)
-            case ENOTTY, EINVAL:
-                // libv4l2 probes the node with VIDIOC_QUERYCAP while opening: a file or a non-V4L2 device fails here.
-                throw .notACaptureDevice(device: device, detail: "not a V4L2 device (\(errnoMessage(code)))")
-            case EISDIR: throw .notACaptureDevice(device: device, detail: "a directory")
-            default: throw .deviceFailure(device: device, operation: "open", errno: code, reason: errnoMessage(code))
-            }
+            _ = cv4l2_close_raw(rawFD)
+            throw V4L2CameraSource.openError(code, device: device)
         }
+        let fd = rawFD
         self.fd = fd
         // From here on, any failure must release what was acquired: `Setup` does the negotiation on a
         // half-built object and `abandon` undoes it.
-        var setup = Setup(fd: fd, configuration: configuration)
+        var setup = Setup(fd: fd, configuration: configuration, native: native, wanted: nativeChoice ?? CV4L2_PIX_FMT_YUV420)
         do {
             try setup.negotiate()
             try setup.startStreaming()
@@ -138,6 +148,33 @@ public final class V4L2CameraSource: FrameSource {
 
     deinit {
         close()
+    }
+
+    private static func openError(_ code: Int32, device: String) -> CaptureError {
+        switch code {
+        case ENOENT, ENXIO, ENODEV, ENOTDIR: return .noSuchDevice(device: device)
+        case EACCES, EPERM: return .permissionDenied(device: device)
+        case EBUSY: return .deviceBusy(device: device)
+        case ENOTTY, EINVAL:
+            // libv4l2 probes the node with VIDIOC_QUERYCAP: a file or a non-V4L2 device fails here.
+            return .notACaptureDevice(device: device, detail: "not a V4L2 device (\(errnoMessage(code)))")
+        case EISDIR: return .notACaptureDevice(device: device, detail: "a directory")
+        default: return .deviceFailure(device: device, operation: "open", errno: code, reason: errnoMessage(code))
+        }
+    }
+
+    /// The single-planar capture formats the driver lists (empty for a node that is not a capture device, or a
+    /// multi-planar one, which libv4l2's plugin then adapts).
+    private static func driverFormats(_ fd: Int32) -> [UInt32] {
+        var formats: [UInt32] = []
+        for index in 0..<64 {
+            var description = v4l2_fmtdesc()
+            description.index = UInt32(index)
+            description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            if cv4l2_driver_ioctl(fd, CV4L2_VIDIOC_ENUM_FMT, &description) == -1 { break }
+            formats.append(description.pixelformat)
+        }
+        return formats
     }
 
     public func close() {
@@ -289,11 +326,16 @@ private struct Setup {
     var layout: V4L2CameraSourceLayout = .planar
     var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
     var streaming = false
+    /// The formats the driver offers, and the one to ask for (YUV420 when libv4l2 is to convert).
+    let native: [UInt32]
+    let wanted: UInt32
     private var device: String { configuration.device }
 
-    init(fd: Int32, configuration: CameraConfiguration) {
+    init(fd: Int32, configuration: CameraConfiguration, native: [UInt32], wanted: UInt32) {
         self.fd = fd
         self.configuration = configuration
+        self.native = native
+        self.wanted = wanted
     }
 
     private func failure(_ operation: String, _ code: Int32) -> CaptureError {
@@ -328,18 +370,6 @@ private struct Setup {
             throw .unsupportedFormat(device: device, detail: "\(card) (\(driver)) does not support streaming I/O")
         }
 
-        // Which formats does the camera itself offer?
-        var native: [UInt32] = []
-        for index in 0..<64 {
-            var description = v4l2_fmtdesc()
-            description.index = UInt32(index)
-            description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            if cv4l2_ioctl(fd, CV4L2_VIDIOC_ENUM_FMT, &description) == -1 { break }
-            if description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) == 0 { native.append(description.pixelformat) }
-        }
-
-        // GREY straight from the camera if it has it; otherwise YUV420, which libv4l2 converts to.
-        let wanted = native.contains(CV4L2_PIX_FMT_GREY) ? CV4L2_PIX_FMT_GREY : CV4L2_PIX_FMT_YUV420
         var requested = v4l2_format()
         requested.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         requested.fmt.pix.width = UInt32(configuration.width)

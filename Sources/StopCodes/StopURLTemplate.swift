@@ -128,11 +128,13 @@ public struct StopURLTemplate: Sendable, Hashable, CustomStringConvertible {
 enum StopValue {
     static let maximumLength = 128
 
-    /// Non-empty, at most `maximumLength` scalars, no control, format or whitespace characters.
+    /// Non-empty, at most `maximumLength` scalars, no control or format characters, no whitespace other than
+    /// inner single spaces (a few feeds have ids like `Plaza Grande 2`).
     static func isAcceptable(_ value: String) -> Bool {
-        guard !value.isEmpty, value.unicodeScalars.count <= maximumLength else { return false }
+        guard !value.isEmpty, value.unicodeScalars.count <= maximumLength,
+              value.first != " ", value.last != " " else { return false }
         for scalar in value.unicodeScalars {
-            if scalar.properties.isWhitespace { return false }
+            if scalar.properties.isWhitespace && scalar != " " { return false }
             switch scalar.properties.generalCategory {
             case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator:
                 return false

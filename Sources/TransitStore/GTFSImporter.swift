@@ -615,6 +615,12 @@ struct ImportSession {
                 SELECT MIN(d), MAX(d) FROM (SELECT start_date AS d FROM calendar UNION ALL SELECT end_date FROM calendar
                 UNION ALL SELECT date FROM calendar_dates WHERE exception_type = 1)
                 """)
+            // How far past its service date's origin any departure runs (frequency trips included): lookups
+            // must consider that many previous service days.
+            let latest = try Int.fetchOne(db, sql: """
+                SELECT MAX(t) FROM (SELECT MAX(departure_time) AS t FROM stop_times UNION ALL
+                SELECT f.end_time + (SELECT MAX(departure_time) - MIN(departure_time) FROM stop_times s WHERE s.trip_idx = f.trip_idx) FROM frequencies f)
+                """) ?? 0
             start = (range?[0] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
             end = (range?[1] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
             let metadata: [(String, String)] = [
@@ -625,6 +631,7 @@ struct ImportSession {
                 ("timezone", timeZone),
                 ("service_start", start.map { String($0.yyyymmdd) } ?? ""),
                 ("service_end", end.map { String($0.yyyymmdd) } ?? ""),
+                ("latest_departure_seconds", String(latest)),
                 ("warnings", String(warnings.total)),
                 ("interpolated_stop_times", String(interpolated)),
                 ("skipped_files", skipped.joined(separator: ",")),

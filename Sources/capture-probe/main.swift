@@ -4,7 +4,7 @@
 // `kiosk scan` and `kiosk doctor` will do the same through the same API). The capture tests run it as a child
 // process with LD_PRELOAD=libfakev4l2.so, because a preload cannot be added to a process that already runs.
 //
-//   capture-probe --device /dev/video0 [--width 640 --height 480 --fps 30] [--reconnect] [--frames 10] [--timeout 2]
+//   capture-probe --device /dev/video0 [--width 640 --height 480 --fps 30] [--reconnect] [--convert] [--frames 10] [--timeout 2]
 //   capture-probe --video clip.y4m [--loop] [--pace 30|native] [--frames N]
 //   capture-probe --images folder/ [--loop] [--frames N]
 //
@@ -25,6 +25,7 @@ let usage = """
       --width W --height H --fps F   size and rate to ask a camera for (default 640x480 at 30)
       --buffers N                    camera buffers (default 4)
       --reconnect                    reopen a lost or missing camera with backoff instead of failing
+      --convert                      always let libv4l2 convert to YUV420 (default: read GREY/NV12/YUYV... as is)
       --loop                         replay a video or image folder in a loop
       --pace FPS|native              replay at a frame rate (default: as fast as possible)
       --frames N                     frames to read (default 10; 0 = until the replay ends)
@@ -52,7 +53,7 @@ var spec: FrameSourceSpec?
 var device: String?
 var width = 640, height = 480, buffers = 4
 var fps = 30.0
-var reconnect = false, loop = false, quiet = false
+var reconnect = false, loop = false, quiet = false, convert = false
 var pacing = ReplayPacing.unpaced
 var frameLimit = 10
 var timeout = 2.0
@@ -82,6 +83,7 @@ while let argument = arguments.next() {
     case "--fps": fps = arguments.number(argument, Double.self)
     case "--buffers": buffers = arguments.number(argument, Int.self)
     case "--reconnect": reconnect = true
+    case "--convert": convert = true
     case "--video": videoPath = arguments.value(argument)
     case "--images": imagesPath = arguments.value(argument)
     case "--loop": loop = true
@@ -100,7 +102,8 @@ let chosen = [device, videoPath, imagesPath].compactMap { $0 }
 if chosen.count != 1 { fail("give exactly one of --device/--index, --video, --images") }
 if timeout <= 0 { fail("--timeout must be positive") }
 if let device {
-    spec = .camera(CameraConfiguration(device: device, width: width, height: height, framesPerSecond: fps, bufferCount: buffers), reconnect: reconnect)
+    spec = .camera(CameraConfiguration(device: device, width: width, height: height, framesPerSecond: fps, bufferCount: buffers,
+                                     preferNativeFormats: !convert), reconnect: reconnect)
 } else if let videoPath {
     spec = .video(path: videoPath, loop: loop, pacing: pacing)
 } else if let imagesPath {

@@ -47,10 +47,20 @@ extern const uint32_t CV4L2_PIX_FMT_BGR24;
 /// v4l2_open(path, flags) without the variadic mode argument.
 int cv4l2_open(const char *path, int flags);
 
+/// Plain open(2) of a device node, for handing to v4l2_fd_open after asking the driver directly what it offers.
+int cv4l2_open_raw(const char *path, int flags);
+
+/// Plain close(2), for a descriptor that v4l2_fd_open refused.
+int cv4l2_close_raw(int fd);
+
 /// v4l2_ioctl with a pointer argument, retried on EINTR. Returns -1 and sets errno on failure.
 int cv4l2_ioctl(int fd, unsigned long request, void *arg);
 
 /// v4l2_ioctl for requests whose argument is a buffer type (STREAMON/STREAMOFF), retried on EINTR.
 int cv4l2_ioctl_int(int fd, unsigned long request, int value);
+
+/// The driver's own answer, bypassing libv4l2 (plain ioctl(2), retried on EINTR). Only for queries such as
+/// VIDIOC_ENUM_FMT, where libv4l2 mixes its emulated formats into the list.
+int cv4l2_driver_ioctl(int fd, unsigned long request, void *arg);
 
 #endif

@@ -23,15 +23,17 @@
 //   FAKEV4L2_PAD=N                 extra bytes at the end of every line (bytesperline = width*bpp + N)
 //   FAKEV4L2_FPS=F                 frame rate, overriding what S_PARM asked for (default: S_PARM's, else 30)
 //   FAKEV4L2_VANISH_AFTER=N        once the application has dequeued N frames, the device is unplugged at the
-//                                  next frame time: ioctls fail with ENODEV, poll gives
-//                                  POLLHUP, open fails with ENOENT for FAKEV4L2_VANISH_MS (default 500) ms,
-//                                  then the device is back. Once, or every N frames with FAKEV4L2_VANISH_REPEAT=1.
+//                                  next frame time: ioctls fail with ENODEV, poll gives POLLHUP, open fails with
+//                                  ENOENT for FAKEV4L2_VANISH_MS (default 500) ms, then the device is back.
+//                                  Once, or after every N frames with FAKEV4L2_VANISH_REPEAT=1.
 //   FAKEV4L2_BUSY=1|stream|open    stream (or 1): S_FMT and REQBUFS fail with EBUSY (another process streams);
 //                                  open: open() itself fails with EBUSY
 //   FAKEV4L2_STALL=1               streaming starts but no frame is ever delivered
 //   FAKEV4L2_DENY=1                open fails with EACCES (permission denied)
 //   FAKEV4L2_NOTCAP=1              the device is a video output, not a capture device
 //   FAKEV4L2_LOG=1                 trace the fake device's calls on stderr
+//   FAKEV4L2_STATS=1               when streaming stops, print the producer thread's CPU time on stderr (so that
+//                                  benchmarks can subtract the fake "driver's" own work from the reader's)
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -105,7 +107,7 @@ static struct {
     long vanish_ms;
     int vanish_repeat;
     int busy_stream, busy_open;
-    int stall, deny, notcap, log;
+    int stall, deny, notcap, log, stats;
 
     // the source frames, luma only
     int loaded;
@@ -213,6 +215,7 @@ static void init_once(void) {
     dev.deny = (int)env_long("FAKEV4L2_DENY", 0);
     dev.notcap = (int)env_long("FAKEV4L2_NOTCAP", 0);
     dev.log = (int)env_long("FAKEV4L2_LOG", 0);
+    dev.stats = (int)env_long("FAKEV4L2_STATS", 0);
     dev.tpf_num = 1;
     dev.tpf_den = 30;
 }
@@ -433,6 +436,12 @@ static void *producer(void *unused) {
         struct open_file *of = file_for(dev.owner_fd);
         if (of && of->wfd >= 0) { char one = 1; ssize_t w = write(of->wfd, &one, 1); (void)w; }
         pthread_cond_broadcast(&dev.cond);
+    }
+    if (dev.stats) {
+        struct timespec cpu;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+        fprintf(stderr, "{\"fakev4l2\":\"stats\",\"producedFrames\":%u,\"producerCpuSeconds\":%.6f}\n",
+                dev.sequence, (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9);
     }
     pthread_mutex_unlock(&dev.lock);
     return NULL;

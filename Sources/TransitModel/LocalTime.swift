@@ -1,0 +1,47 @@
+import Foundation
+
+/// Reading and writing instants as the people at a stop read them: local time in the agency's time zone.
+public enum LocalTime {
+    /// Parses an ISO 8601 local date-time in `timeZone` — `2026-11-25T08:00`, `2026-11-25T08:00:00`,
+    /// `2026-11-25 08:00` — or one with an explicit offset (`…T08:00:00-05:00`, `…Z`). Returns nil otherwise,
+    /// including for impossible dates and times.
+    public static func parse(_ text: String, in timeZone: TimeZone) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.unicodeScalars.count <= 40 else { return nil }
+        let withOffset = ISO8601DateFormatter()
+        withOffset.formatOptions = [.withInternetDateTime]
+        if trimmed.hasSuffix("Z") || trimmed.dropFirst(10).contains("+") || trimmed.dropFirst(10).contains("-") {
+            return withOffset.date(from: trimmed.replacingOccurrences(of: " ", with: "T"))
+        }
+        let parts = trimmed.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard parts.count == 2, let date = ServiceDate(parsing: String(parts[0])) else { return nil }
+        let clock = parts[1].split(separator: ":").map { Int($0) }
+        guard (2...3).contains(clock.count), clock.allSatisfy({ $0 != nil }) else { return nil }
+        let hour = clock[0]!, minute = clock[1]!, second = clock.count == 3 ? clock[2]! : 0
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute, second: second))
+    }
+
+    /// `2026-11-25T08:03:30-05:00`: ISO 8601 with the zone's offset at that instant (the JSON format).
+    public static func iso8601(_ date: Date, in timeZone: TimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = timeZone
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// `08:03` on the local clock.
+    public static func clock(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", c.hour!, c.minute!)
+    }
+
+    /// Whole days between the local dates of two instants (0 same day, 1 tomorrow …).
+    public static func dayDifference(from a: Date, to b: Date, in timeZone: TimeZone) -> Int {
+        ServiceDate.containing(b, in: timeZone).dayNumber - ServiceDate.containing(a, in: timeZone).dayNumber
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+/// Everything a passenger sees about one stop at one moment. The kiosk screen, `kiosk lookup` text and
+/// `kiosk lookup --json` are three renderings of this one value, so they can never disagree.
+///
+/// Field names are part of the JSON contract documented in the README: add fields, never rename them.
+public struct StopView: Sendable, Codable, Equatable {
+    public var stop: StopInfo
+    /// The boarding platforms the view covers: the stop itself, or every platform of a station.
+    public var platforms: [StopInfo]
+    public var at: Date
+    public var windowMinutes: Int
+    public var timeZone: String
+    /// The service date whose first and last departures `serviceSpans` gives.
+    public var serviceDate: String
+    public var routes: [RouteAtStop]
+    /// Departures in [at, at + window], sorted by time.
+    public var departures: [Departure]
+    public var serviceSpans: [ServiceSpan]
+    /// When `departures` is empty: the first departure after the window (nil when none in the next week).
+    public var nextDeparture: Departure?
+    public var nearby: [NearbyStop]
+    public var nearbyRadiusMeters: Int
+
+    public init(stop: StopInfo, platforms: [StopInfo], at: Date, windowMinutes: Int, timeZone: String, serviceDate: String,
+                routes: [RouteAtStop], departures: [Departure], serviceSpans: [ServiceSpan], nextDeparture: Departure?,
+                nearby: [NearbyStop], nearbyRadiusMeters: Int) {
+        self.stop = stop
+        self.platforms = platforms
+        self.at = at
+        self.windowMinutes = windowMinutes
+        self.timeZone = timeZone
+        self.serviceDate = serviceDate
+        self.routes = routes
+        self.departures = departures
+        self.serviceSpans = serviceSpans
+        self.nextDeparture = nextDeparture
+        self.nearby = nearby
+        self.nearbyRadiusMeters = nearbyRadiusMeters
+    }
+}
+
+public enum WheelchairAccess: String, Sendable, Codable {
+    case unknown, accessible, notAccessible = "not_accessible"
+
+    /// GTFS `wheelchair_boarding` / `wheelchair_accessible`: 0 or empty unknown, 1 yes, 2 no.
+    public init(gtfs value: Int) {
+        switch value {
+        case 1: self = .accessible
+        case 2: self = .notAccessible
+        default: self = .unknown
+        }
+    }
+}
+
+public struct StopInfo: Sendable, Codable, Equatable, Hashable {
+    public var id: String
+    public var code: String?
+    public var name: String
+    public var parentStationID: String?
+    public var parentStationName: String?
+    public var platformCode: String?
+    public var wheelchairBoarding: WheelchairAccess
+    public var latitude: Double?
+    public var longitude: Double?
+    /// 0 stop or platform, 1 station, 2 entrance (GTFS `location_type`).
+    public var locationType: Int
+
+    public init(id: String, code: String?, name: String, parentStationID: String?, parentStationName: String?, platformCode: String?,
+                wheelchairBoarding: WheelchairAccess, latitude: Double?, longitude: Double?, locationType: Int) {
+        self.id = id
+        self.code = code
+        self.name = name
+        self.parentStationID = parentStationID
+        self.parentStationName = parentStationName
+        self.platformCode = platformCode
+        self.wheelchairBoarding = wheelchairBoarding
+        self.latitude = latitude
+        self.longitude = longitude
+        self.locationType = locationType
+    }
+
+    public var coordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
+
+public struct RouteInfo: Sendable, Codable, Equatable, Hashable {
+    public var id: String
+    public var shortName: String?
+    public var longName: String?
+    public var mode: RouteMode
+    /// Six hex digits without '#', as in GTFS; nil when the feed gives none.
+    public var color: String?
+    public var textColor: String?
+    public var agency: String
+
+    public init(id: String, shortName: String?, longName: String?, mode: RouteMode, color: String?, textColor: String?, agency: String) {
+        self.id = id
+        self.shortName = shortName
+        self.longName = longName
+        self.mode = mode
+        self.color = color
+        self.textColor = textColor
+        self.agency = agency
+    }
+
+    /// What fits on a badge: the short name, else the long name.
+    public var label: String { shortName ?? longName ?? id }
+}
+
+public struct RouteAtStop: Sendable, Codable, Equatable {
+    public struct Direction: Sendable, Codable, Equatable {
+        /// GTFS `direction_id` (0 or 1), nil when the feed does not say.
+        public var directionID: Int?
+        public var headsigns: [String]
+
+        public init(directionID: Int?, headsigns: [String]) {
+            self.directionID = directionID
+            self.headsigns = headsigns
+        }
+    }
+
+    public var route: RouteInfo
+    public var directions: [Direction]
+
+    public init(route: RouteInfo, directions: [Direction]) {
+        self.route = route
+        self.directions = directions
+    }
+}
+
+public struct Departure: Sendable, Codable, Equatable {
+    public var route: RouteInfo
+    public var headsign: String
+    public var directionID: Int?
+    /// The scheduled departure instant.
+    public var time: Date
+    /// Whole minutes from the view's `at` (0 = leaving now).
+    public var minutesFromNow: Int
+    public var tripID: String
+    /// The service date the trip belongs to (`YYYY-MM-DD`); differs from the calendar date after midnight.
+    public var serviceDate: String
+    /// The time as the feed writes it, counted from the service date (`25:10:00`).
+    public var scheduledTime: String
+    public var wheelchairAccessible: WheelchairAccess
+    /// The platform it leaves from (one of the view's `platforms`).
+    public var stopID: String
+    public var platformCode: String?
+    /// From a frequency-based trip with `exact_times` 0: the time is an estimate from the headway.
+    public var approximate: Bool
+
+    public init(route: RouteInfo, headsign: String, directionID: Int?, time: Date, minutesFromNow: Int, tripID: String, serviceDate: String,
+                scheduledTime: String, wheelchairAccessible: WheelchairAccess, stopID: String, platformCode: String?, approximate: Bool) {
+        self.route = route
+        self.headsign = headsign
+        self.directionID = directionID
+        self.time = time
+        self.minutesFromNow = minutesFromNow
+        self.tripID = tripID
+        self.serviceDate = serviceDate
+        self.scheduledTime = scheduledTime
+        self.wheelchairAccessible = wheelchairAccessible
+        self.stopID = stopID
+        self.platformCode = platformCode
+        self.approximate = approximate
+    }
+}
+
+/// The first and last departure of one route in one direction on the view's service date.
+public struct ServiceSpan: Sendable, Codable, Equatable {
+    public var route: RouteInfo
+    public var directionID: Int?
+    public var headsigns: [String]
+    public var first: Date
+    public var last: Date
+
+    public init(route: RouteInfo, directionID: Int?, headsigns: [String], first: Date, last: Date) {
+        self.route = route
+        self.directionID = directionID
+        self.headsigns = headsigns
+        self.first = first
+        self.last = last
+    }
+}
+
+public struct NearbyStop: Sendable, Codable, Equatable {
+    public var stop: StopInfo
+    public var distanceMeters: Int
+    public var direction: CompassPoint
+    /// Labels of the routes that board there.
+    public var routes: [String]
+
+    public init(stop: StopInfo, distanceMeters: Int, direction: CompassPoint, routes: [String]) {
+        self.stop = stop
+        self.distanceMeters = distanceMeters
+        self.direction = direction
+        self.routes = routes
+    }
+}

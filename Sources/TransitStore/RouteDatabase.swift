@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import TransitModel
+
+/// Why a lookup could not be answered. Each case says what a person can do about it.
+public enum LookupError: Error, Equatable, CustomStringConvertible {
+    case databaseMissing(path: String)
+    case notARouteDatabase(path: String, reason: String)
+    case invalidQuery(String)
+    case noSuchStop(query: String, suggestions: [StopInfo])
+    case outsideServiceRange(date: ServiceDate, start: ServiceDate, end: ServiceDate)
+    case invalidTime(String)
+
+    public var description: String {
+        switch self {
+        case let .databaseMissing(path):
+            return "the route database \(path) does not exist; create it with: kiosk import FEED.zip --db \(path)"
+        case let .notARouteDatabase(path, reason):
+            return "\(path) is not a usable route database (\(reason)); rebuild it with: kiosk import FEED.zip --db \(path)"
+        case let .invalidQuery(reason):
+            return reason
+        case let .noSuchStop(query, suggestions):
+            let list = suggestions.map { s in "\(TerminalText.sanitize(s.name, maxLength: 60))\(s.code.map { " [\(TerminalText.sanitize($0, maxLength: 20))]" } ?? "") (\(TerminalText.sanitize(s.id, maxLength: 40)))" }
+            return "no such stop: '\(TerminalText.sanitize(query, maxLength: 60))'" + (list.isEmpty ? "" : "; did you mean: " + list.joined(separator: ", "))
+        case let .outsideServiceRange(date, start, end):
+            return "\(date) is outside the timetable: it covers \(start) to \(end)"
+        case let .invalidTime(text):
+            return "cannot read the time '\(TerminalText.sanitize(text, maxLength: 40))': use a local date-time such as 2026-11-25T08:00"
+        }
+    }
+}
+
+/// A read-only connection to a route database and the lookups every command shares.
+///
+/// Small, hot tables (routes, the service calendar, frequencies) are loaded once when the database is opened;
+/// stop times are only ever read through the indexes, so a lookup touches a few hundred rows whatever the feed's size.
+public final class RouteDatabase: Sendable {
+    public let path: String
+    public let timeZone: TimeZone
+    public let feedName: String
+    public let serviceStart: ServiceDate?
+    public let serviceEnd: ServiceDate?
+    public let feedHash: String
+    let queue: DatabaseQueue
+    let calendar: ServiceCalendar
+    let routes: [Int: RouteInfo]
+    let frequencies: [Int: [Frequency]]
+    /// Departures can run this many seconds past their service date's origin (e.g. 27:36:00 → 99,360).
+    let latestDepartureSeconds: Int
+
+    struct Frequency: Sendable {
+        var start: Int, end: Int, headway: Int, exactTimes: Bool
+    }
+
+    public static let maxQueryLength = 256
+
+    public init(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw LookupError.databaseMissing(path: path) }
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "routes"
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            let loaded = try queue.read { db -> (metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo], frequencies: [Int: [Frequency]]) in
+                let metadata = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM feed_metadata").map { ($0[0] as String, $0[1] as String) }) { a, _ in a }
+                guard metadata["schema_version"] == String(Schema.version) else {
+                    throw LookupError.notARouteDatabase(path: path, reason: "schema version \(metadata["schema_version"] ?? "none"), expected \(Schema.version)")
+                }
+                return (metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db), try RouteDatabase.loadFrequencies(db))
+            }
+            guard let zone = TimeZone(identifier: loaded.metadata["timezone"] ?? "") else {
+                throw LookupError.notARouteDatabase(path: path, reason: "no valid agency time zone")
+            }
+            timeZone = zone
+            feedName = loaded.metadata["feed_name"] ?? ""
+            feedHash = loaded.metadata["feed_hash"] ?? ""
+            serviceStart = Int(loaded.metadata["service_start"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
+            serviceEnd = Int(loaded.metadata["service_end"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
+            latestDepartureSeconds = Int(loaded.metadata["latest_departure_seconds"] ?? "") ?? 48 * 3600
+            calendar = loaded.calendar
+            routes = loaded.routes
+            frequencies = loaded.frequencies
+        } catch let error as LookupError {
+            throw error
+        } catch let error as DatabaseError {
+            throw LookupError.notARouteDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    static func loadRoutes(_ db: Database) throws -> [Int: RouteInfo] {
+        var routes: [Int: RouteInfo] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT r.route_idx, r.route_id, r.route_short_name, r.route_long_name, r.route_type, r.route_color, r.route_text_color, a.agency_name
+            FROM routes r LEFT JOIN agency a ON a.agency_idx = r.agency_idx
+            """) {
+            routes[row[0]] = RouteInfo(id: row[1], shortName: row[2], longName: row[3], mode: RouteMode(gtfsType: row[4]),
+                                       color: row[5], textColor: row[6], agency: row[7] ?? "")
+        }
+        return routes
+    }
+
+    static func loadFrequencies(_ db: Database) throws -> [Int: [Frequency]] {
+        var result: [Int: [Frequency]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT trip_idx, start_time, end_time, headway_secs, exact_times FROM frequencies ORDER BY trip_idx, start_time") {
+            result[row[0], default: []].append(Frequency(start: row[1], end: row[2], headway: row[3], exactTimes: (row[4] as Int) == 1))
+        }
+        return result
+    }
+
+    /// Runs `body` with read access (one shared connection; lookups are short).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try queue.read(body)
+        } catch let error as DatabaseError {
+            throw LookupError.notARouteDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+}
+
+/// Which services run on which date: `calendar.txt` weekdays within its date range, then `calendar_dates.txt`
+/// additions and removals on top — exactly the GTFS rule.
+struct ServiceCalendar: Sendable {
+    struct Regular: Sendable { var weekdays: Int, start: Int, end: Int }
+    var regular: [Int: Regular] = [:]
+    /// date (YYYYMMDD) → service → exception type (1 added, 2 removed)
+    var exceptions: [Int: [Int: Int]] = [:]
+
+    static func load(_ db: Database) throws -> ServiceCalendar {
+        var calendar = ServiceCalendar()
+        for row in try Row.fetchAll(db, sql: "SELECT service_idx, weekdays, start_date, end_date FROM calendar") {
+            calendar.regular[row[0]] = Regular(weekdays: row[1], start: row[2], end: row[3])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT service_idx, date, exception_type FROM calendar_dates") {
+            calendar.exceptions[row[1], default: [:]][row[0]] = row[2]
+        }
+        return calendar
+    }
+
+    func activeServices(on date: ServiceDate) -> [Int] {
+        let day = date.yyyymmdd
+        let bit = 1 << (date.isoWeekday - 1)
+        var active = Set<Int>()
+        for (service, rule) in regular where rule.weekdays & bit != 0 && rule.start <= day && day <= rule.end {
+            active.insert(service)
+        }
+        for (service, type) in exceptions[day] ?? [:] {
+            if type == 1 { active.insert(service) } else { active.remove(service) }
+        }
+        return active.sorted()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import TransitModel
+
+/// A stop a query resolved to: a platform, or a station standing for all its boarding platforms.
+public struct ResolvedStop: Sendable, Equatable {
+    public var stop: StopInfo
+    public var platforms: [StopInfo]
+    let stopIndex: Int
+    let platformIndexes: [Int]
+}
+
+/// How a scanned or typed reference names a stop.
+public enum StopReference: Sendable, Equatable {
+    case id(String)
+    case code(String)
+    /// Typed text: an exact stop_id first, then an exact stop_code.
+    case idOrCode(String)
+}
+
+extension RouteDatabase {
+    /// Rejects queries no stop could match before they reach the database: empty, absurdly long, or carrying
+    /// control characters (a pasted escape sequence is an error to show, not a stop to look for).
+    public static func validateQuery(_ text: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw LookupError.invalidQuery("the stop query is empty: give a stop ID, a stop code or a scanned code") }
+        guard trimmed.unicodeScalars.count <= maxQueryLength else {
+            throw LookupError.invalidQuery("the stop query is \(trimmed.unicodeScalars.count) characters long; stop IDs and codes are at most \(maxQueryLength)")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw LookupError.invalidQuery("the stop query contains control characters: '\(TerminalText.sanitize(trimmed, maxLength: 40))'")
+        }
+        return trimmed
+    }
+
+    static let stopColumns = """
+        s.stop_idx, s.stop_id, s.stop_code, s.stop_name, p.stop_id, p.stop_name, s.platform_code, s.wheelchair_boarding,
+        COALESCE(s.stop_lat, p.stop_lat), COALESCE(s.stop_lon, p.stop_lon), s.location_type, p.wheelchair_boarding, s.parent_idx
+        FROM stops s LEFT JOIN stops p ON p.stop_idx = s.parent_idx
+        """
+
+    static func stopInfo(_ row: Row) -> StopInfo {
+        var wheelchair: Int = row[7]
+        if wheelchair == 0, let parent: Int = row[11] { wheelchair = parent } // platforms inherit their station's value
+        return StopInfo(id: row[1], code: row[2], name: row[3] ?? row[5] ?? row[1], parentStationID: row[4], parentStationName: row[5],
+                        platformCode: row[6], wheelchairBoarding: WheelchairAccess(gtfs: wheelchair), latitude: row[8], longitude: row[9],
+                        locationType: row[10])
+    }
+
+    /// Finds a stop by exact ID, then exact code. A station resolves to all its platforms; an entrance or other
+    /// station part resolves to its station. Unknown → `LookupError.noSuchStop` with suggestions.
+    public func resolveStop(_ reference: StopReference) throws -> ResolvedStop {
+        let (text, columns): (String, [String])
+        switch reference {
+        case let .id(value): (text, columns) = (value, ["stop_id"])
+        case let .code(value): (text, columns) = (value, ["stop_code"])
+        case let .idOrCode(value): (text, columns) = (value, ["stop_id", "stop_code"])
+        }
+        let query = try RouteDatabase.validateQuery(text)
+        return try read { db in
+            for column in columns {
+                // A code may be shared by several stops; prefer boarding stops, then the lowest index.
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.\(column) = ? ORDER BY s.location_type != 0, s.stop_idx LIMIT 1",
+                                                 arguments: [query]) else { continue }
+                return try resolved(row, db)
+            }
+            throw LookupError.noSuchStop(query: query, suggestions: try suggestions(for: query, db: db))
+        }
+    }
+
+    private func resolved(_ row: Row, _ db: Database) throws -> ResolvedStop {
+        let locationType: Int = row[10]
+        if locationType >= 2, let parent: Int = row[12],
+           let station = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [parent]) {
+            return try resolved(station, db)
+        }
+        let index: Int = row[0]
+        let stop = RouteDatabase.stopInfo(row)
+        guard locationType == 1 else { return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index]) }
+        let children = try Row.fetchAll(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.parent_idx = ? AND s.location_type = 0 ORDER BY s.platform_code, s.stop_id",
+                                        arguments: [index])
+        if children.isEmpty { return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index]) }
+        return ResolvedStop(stop: stop, platforms: children.map(RouteDatabase.stopInfo), stopIndex: index, platformIndexes: children.map { $0[0] })
+    }
+
+    /// Up to `limit` stops a mistyped query probably meant: codes one or two edits away, then names containing
+    /// the query (accent-, case- and punctuation-insensitive).
+    func suggestions(for query: String, db: Database, limit: Int = 5) throws -> [StopInfo] {
+        var found: [StopInfo] = []
+        var seen = Set<String>()
+        let codes = try Row.fetchAll(db, sql: "SELECT stop_code, stop_idx FROM stops WHERE stop_code IS NOT NULL AND location_type IN (0, 1)")
+        let close = codes.compactMap { row -> (Int, Int, String)? in
+            let code: String = row[0]
+            let distance = Self.editDistance(code.lowercased(), query.lowercased(), limit: 2)
+            return distance <= 2 ? (distance, row[1], code) : nil
+        }.sorted { ($0.0, $0.2) < ($1.0, $1.2) }
+        let key = TextFolding.searchKey(query)
+        var candidates = close.prefix(limit).map(\.1)
+        if !key.isEmpty {
+            let pattern = "%" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            candidates += try Int.fetchAll(db, sql: """
+                SELECT stop_idx FROM stops WHERE name_key LIKE ? ESCAPE '\\' AND location_type IN (0, 1)
+                ORDER BY name_key != ?, name_key NOT LIKE ? ESCAPE '\\', location_type DESC, stop_name LIMIT ?
+                """, arguments: [pattern, key, String(pattern.dropFirst()), limit * 2])
+        }
+        for index in candidates where found.count < limit {
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index]) else { continue }
+            let info = RouteDatabase.stopInfo(row)
+            if seen.insert(info.id).inserted { found.append(info) }
+        }
+        return found
+    }
+
+    /// Levenshtein distance, giving up (returning limit + 1) once it must exceed `limit`.
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count), current = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMin = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import StopCodes
+
+@Suite struct KeyFileTests {
+    /// A fresh private directory per test.
+    func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/stopcodes-keys-XXXXXX").utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(path != nil)
+        return String(cString: path!)
+    }
+
+    func mode(_ path: String) -> UInt32 {
+        var status = stat()
+        stat(path, &status)
+        return UInt32(status.st_mode) & 0o777
+    }
+
+    func write(_ text: String, to path: String) throws {
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    @Test func privateKeyRoundTripsWithMode0600() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/label.key"
+        let key = KeyPair.generate()
+        try KeyFile.savePrivateKey(key, to: path)
+        #expect(mode(path) == 0o600)
+        let loaded = try KeyFile.loadPrivateKey(from: path)
+        #expect(loaded.keyPair.keyID == key.keyID)
+        #expect(loaded.keyPair.publicKey == key.publicKey)
+        #expect(loaded.permissionWarning == nil)
+        #expect(!loaded.isAccessibleToOthers)
+        // The loaded key signs what the original's public key verifies.
+        let signature = try #require(loaded.keyPair.sign(feedID: "f", kind: .stopCode, value: "1"))
+        #expect(key.publicKey.isValidSignature(signature.signature,
+                                               for: LabelSignature.message(feedID: "f", kind: .stopCode, value: "1")!))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("key id \(key.keyID)"))
+        #expect(text.contains(key.publicKey.encoded))
+    }
+
+    @Test func warnsWhenPrivateKeyIsReadableByOthers() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/label.key"
+        try KeyFile.savePrivateKey(KeyPair.generate(), to: path)
+        chmod(path, 0o644)
+        let loaded = try KeyFile.loadPrivateKey(from: path)
+        #expect(loaded.isAccessibleToOthers)
+        let warning = try #require(loaded.permissionWarning)
+        #expect(warning.contains(path) && warning.contains("644") && warning.contains("chmod 600"))
+    }
+
+    @Test func refusesToOverwriteUnlessAsked() throws {
+        let directory = try temporaryDirectory()
+        let path = directory + "/label.key"
+        let first = KeyPair.generate(), second = KeyPair.generate()
+        try KeyFile.savePrivateKey(first, to: path)
+        #expect(throws: KeyFileError.alreadyExists(path: path)) { try KeyFile.savePrivateKey(second, to: path) }
+        #expect(try KeyFile.loadPrivateKey(from: path).keyPair.keyID == first.keyID)
+        try KeyFile.savePrivateKey(second, to: path, overwrite: true)
+        #expect(try KeyFile.loadPrivateKey(from: path).keyPair.keyID == second.keyID)
+        #expect(mode(path) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["label.key"])
+    }
+
+    @Test func publicKeyFileAndOneLineFormRoundTrip() throws {
+        let directory = try temporaryDirectory()
+        let key = KeyPair.generate()
+        let path = directory + "/label.pub"
+        try KeyFile.savePublicKey(key.publicKey, to: path)
+        #expect(try KeyFile.loadPublicKey(from: path) == key.publicKey)
+        let line = key.publicKey.encoded
+        #expect(line.hasPrefix("stopkiosk-ed25519-public-v1:") && line.count == 28 + 43)
+        #expect(try PublicKey(encoded: "  \(line)\n") == key.publicKey)
+        #expect(try KeyPair(encoded: key.encodedPrivateKey).keyID == key.keyID)
+    }
+
+    @Test func missingFile() throws {
+        let path = try temporaryDirectory() + "/nope.key"
+        #expect(throws: KeyFileError.notFound(path: path)) { try KeyFile.loadPrivateKey(from: path) }
+        #expect(throws: KeyFileError.notFound(path: path)) { try KeyFile.loadPublicKey(from: path) }
+    }
+
+    @Test func malformedWrongLengthAndWrongKind() throws {
+        let directory = try temporaryDirectory()
+        let key = KeyPair.generate()
+        let cases: [(String, KeyFormatError, Int?)] = [
+            ("# only a comment\n", .malformed("no key line (only comments or empty)"), nil),
+            ("hello\n", .malformed("expected stopkiosk-ed25519-private-v1:<base64url key>"), 1),
+            ("# c\nstopkiosk-ed25519-private-v1:!!!\n", .malformed("the key is not valid unpadded base64url"), 2),
+            ("stopkiosk-ed25519-private-v1:" + Base64URL.encode([UInt8](repeating: 1, count: 31)), .wrongLength(expected: 32, actual: 31), 1),
+            ("stopkiosk-ed25519-private-v1:" + Base64URL.encode([UInt8](repeating: 1, count: 64)), .wrongLength(expected: 32, actual: 64), 1),
+            (key.publicKey.encoded + "\n", .wrongKind(found: "public key", expected: "private key"), 1),
+            (key.encodedPrivateKey + "\n" + key.encodedPrivateKey + "\n", .malformed("more than one key line"), 2),
+        ]
+        for (index, (content, reason, line)) in cases.enumerated() {
+            let path = directory + "/case\(index).key"
+            try write(content, to: path)
+            chmod(path, 0o600)
+            #expect(throws: KeyFileError.invalid(path: path, line: line, reason: reason)) {
+                try KeyFile.loadPrivateKey(from: path)
+            }
+        }
+        let privatePath = directory + "/private-as-public.pub"
+        try write(key.encodedPrivateKey, to: privatePath)
+        #expect(throws: KeyFileError.invalid(path: privatePath, line: 1, reason: .wrongKind(found: "private key", expected: "public key"))) {
+            try KeyFile.loadPublicKey(from: privatePath)
+        }
+        let binaryPath = directory + "/binary.key"
+        try Data([0xFF, 0x00, 0xFE]).write(to: URL(fileURLWithPath: binaryPath))
+        #expect(throws: KeyFileError.invalid(path: binaryPath, line: nil, reason: .malformed("the file is not text (UTF-8)"))) {
+            try KeyFile.loadPrivateKey(from: binaryPath)
+        }
+    }
+
+    @Test func errorMessagesNameTheFile() {
+        let error = KeyFileError.invalid(path: "/etc/kiosk/label.key", line: 3, reason: .wrongLength(expected: 32, actual: 31))
+        #expect(error.description == "/etc/kiosk/label.key:3: wrong key length: 31 bytes, expected 32")
+    }
+}
