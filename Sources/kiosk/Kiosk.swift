@@ -13,6 +13,20 @@ struct Kiosk: ParsableCommand {
         """,
         subcommands: [ImportCommand.self, LookupCommand.self]
     )
+
+    /// ArgumentParser reports usage errors with status 64; the kiosk's contract is 2 for any bad input.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(ExitStatus.badInput)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Shared handling of the exit codes the design promises: 2 for bad input, 1 for everything else.

@@ -29,11 +29,15 @@ enum FakeCamera {
     /// Built once per test process: the path of libfakev4l2.so, or why it could not be built.
     private static let built: Result<String, ProbeFailure> = {
         guard let compiler else { return .failure(ProbeFailure("no C compiler (cc, gcc, clang) on PATH")) }
-        let directory = scratchDirectory("fakev4l2")
+        // Next to the probe in the build directory (rebuilt every run, removed with the build), else in /tmp.
+        var directory = (try? probe()).map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } ?? ""
+        if directory.isEmpty || !FileManager.default.isWritableFile(atPath: directory) { directory = scratchDirectory("fakev4l2") }
         let library = directory + "/libfakev4l2.so"
-        let result = run(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-o", library, sourcePath, "-ldl", "-lpthread"],
+        let temporary = library + ".\(getpid()).tmp"
+        let result = run(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-o", temporary, sourcePath, "-ldl", "-lpthread"],
                          environment: [:], preload: nil, limit: 120)
-        guard result.status == 0, FileManager.default.fileExists(atPath: library) else {
+        guard result.status == 0, rename(temporary, library) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
             return .failure(ProbeFailure("compiling \(sourcePath) with \(compiler) failed (status \(result.status)):\n\(result.stderr)"))
         }
         return .success(library)

@@ -874,6 +874,17 @@ int openat64(int dirfd, const char *path, int flags, ...) {
     return real_openat64(dirfd, path, flags, mode);
 }
 
+// The fortified variants that -D_FORTIFY_SOURCE builds call instead of open()/open64().
+int __open_2(const char *path, int flags) {
+    if (is_device_path(path)) return fake_open(path, flags);
+    return real_open(path, flags, 0);
+}
+
+int __open64_2(const char *path, int flags) {
+    if (is_device_path(path)) return fake_open(path, flags);
+    return real_open64(path, flags, 0);
+}
+
 int close(int fd) {
     init();
     if (is_fake_fd(fd)) return fake_close(fd);
