@@ -357,8 +357,8 @@ private struct Setup {
             }
             throw failure("VIDIOC_QUERYCAP", code)
         }
-        let driver = cString(capability.driver)
-        let card = cString(capability.card)
+        let driver = tupleString(capability.driver)
+        let card = tupleString(capability.card)
         var caps = capability.capabilities
         if caps & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 { caps = capability.device_caps }
         if caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0 {
@@ -521,11 +521,5 @@ private extension String {
         var s = Substring(self)
         while s.last == " " { s = s.dropLast() }
         return String(s)
-    }
-}
-
-private func cString<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
 }

@@ -25,23 +25,32 @@ public enum LocalTime {
     }
 
     /// `2026-11-25T08:03:30-05:00`: ISO 8601 with the zone's offset at that instant (the JSON format).
+    /// Computed arithmetically: a formatter object per timestamp would dominate a stop view's JSON rendering.
     public static func iso8601(_ date: Date, in timeZone: TimeZone) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = timeZone
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        let (day, secondOfDay, offset) = localParts(date, in: timeZone)
+        let sign = offset < 0 ? "-" : "+"
+        let offsetMinutes = abs(offset) / 60
+        return "\(day)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))\(sign)\(two(offsetMinutes / 60)):\(two(offsetMinutes % 60))"
     }
 
     /// `08:03` on the local clock.
     public static func clock(_ date: Date, in timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour!, c.minute!)
+        let secondOfDay = localParts(date, in: timeZone).secondOfDay
+        return "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60))"
     }
+
+    /// The local calendar date, the second of that day, and the zone's offset from UTC, at `date`.
+    static func localParts(_ date: Date, in timeZone: TimeZone) -> (day: ServiceDate, secondOfDay: Int, offset: Int) {
+        let offset = timeZone.secondsFromGMT(for: date)
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let dayNumber = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        return (ServiceDate(dayNumber: dayNumber), local - dayNumber * 86_400, offset)
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
     /// Whole days between the local dates of two instants (0 same day, 1 tomorrow …).
     public static func dayDifference(from a: Date, to b: Date, in timeZone: TimeZone) -> Int {
-        ServiceDate.containing(b, in: timeZone).dayNumber - ServiceDate.containing(a, in: timeZone).dayNumber
+        localParts(b, in: timeZone).day.dayNumber - localParts(a, in: timeZone).day.dayNumber
     }
 }

@@ -109,9 +109,6 @@ extension ServiceDate {
 
     /// The service date whose calendar day contains `instant` in `timeZone`.
     public static func containing(_ instant: Date, in timeZone: TimeZone) -> ServiceDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day], from: instant)
-        return ServiceDate(year: c.year!, month: c.month!, day: c.day!)!
+        LocalTime.localParts(instant, in: timeZone).day
     }
 }

@@ -130,3 +130,13 @@ extension RouteDatabase {
         return previous[b.count]
     }
 }
+
+extension RouteDatabase {
+    /// Every boarding stop's ID (for benchmarks and sampling).
+    public func boardingStopIDs() throws -> [String] {
+        try read { try String.fetchAll($0, sql: "SELECT stop_id FROM stops WHERE location_type = 0 ORDER BY stop_idx") }
+    }
+
+    /// The internal keys of the services running on `date` (for benchmarks that query the database directly).
+    public func activeServiceIndexes(on date: ServiceDate) -> [Int] { calendar.activeServices(on: date) }
+}

@@ -22,7 +22,7 @@ extension RouteDatabase {
             let departures = try scheduledDepartures(at: stop.platformIndexes, from: at, to: end, frequencyStops: frequencyStops, db)
             let routesHere = try routesAt(stop.platformIndexes, db)
             var next: RawDeparture?
-            if departures.isEmpty {
+            if departures.isEmpty && !routesHere.isEmpty { // no route boards here: nothing to look ahead for
                 next = try nextDeparture(at: stop.platformIndexes, after: end, frequencyStops: frequencyStops, db)
             }
             let platformsByIndex = Dictionary(uniqueKeysWithValues: zip(stop.platformIndexes, stop.platforms))

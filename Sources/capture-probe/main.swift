@@ -22,6 +22,7 @@ import Musl
 
 let usage = """
     usage: capture-probe (--device PATH | --index N | --video FILE.y4m | --images FOLDER) [options]
+           capture-probe --list | --describe PATH     (what V4L2 nodes there are, without streaming)
       --width W --height H --fps F   size and rate to ask a camera for (default 640x480 at 30)
       --buffers N                    camera buffers (default 4)
       --reconnect                    reopen a lost or missing camera with backoff instead of failing
@@ -59,6 +60,8 @@ var frameLimit = 10
 var timeout = 2.0
 var maxErrors = 100
 var videoPath: String?, imagesPath: String?
+var describe: [String] = []
+var listDevices = false
 
 struct Arguments {
     var rest: ArraySlice<String>
@@ -94,10 +97,29 @@ while let argument = arguments.next() {
     case "--timeout": timeout = arguments.number(argument, Double.self)
     case "--max-errors": maxErrors = arguments.number(argument, Int.self)
     case "--quiet": quiet = true
+    case "--describe": describe.append(arguments.value(argument))
+    case "--list": listDevices = true
     case "--help", "-h": print(usage); exit(0)
     default: fail("unknown argument \(argument)")
     }
 }
+func emitDevice(_ info: CameraDeviceInfo) {
+    emit(["event": .string("device"), "path": .string(info.path), "card": .string(info.card), "driver": .string(info.driver),
+          "busInfo": .string(info.busInfo), "capture": .bool(info.isCapture), "formats": .strings(info.pixelFormats),
+          "stableNames": .strings(info.stableNames)])
+}
+if listDevices || !describe.isEmpty {
+    var status: Int32 = 0
+    for path in describe {
+        switch V4L2Devices.describe(path) {
+        case .success(let info): emitDevice(info)
+        case .failure(let error): emitError(error); status = 1
+        }
+    }
+    if listDevices { V4L2Devices.list().forEach(emitDevice) }
+    exit(status)
+}
+
 let chosen = [device, videoPath, imagesPath].compactMap { $0 }
 if chosen.count != 1 { fail("give exactly one of --device/--index, --video, --images") }
 if timeout <= 0 { fail("--timeout must be positive") }

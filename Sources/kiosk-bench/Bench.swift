@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Measure StopKiosk against its peers (release build).",
-        subcommands: [ImportBench.self]
+        subcommands: [ImportBench.self, LookupBench.self]
     )
 }
 
@@ -36,26 +36,43 @@ enum Measure {
 
     static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 50) }
 
-    /// Runs a command, waits, and returns its wall time; fails loudly if it fails.
-    static func runProcess(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let input = Pipe()
-        if stdin != nil { process.standardInput = input }
-        process.standardOutput = FileHandle.nullDevice
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
+    struct ChildRun {
+        var seconds: Double
+        /// The child's own peak resident memory, from the kernel's accounting at exit.
+        var peakResidentMB: Double
+    }
+
+    /// Runs a command with posix_spawn and reaps it with wait4, so the time is the child's life and nothing else
+    /// (Foundation's Process polls for exit and would add tens of milliseconds). Standard output is discarded;
+    /// `stdin`, when given, is fed from a temporary file.
+    @discardableResult
+    static func runProcess(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ChildRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var inputPath: String?
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-stdin-\(getpid())").path
+            try stdin.write(toFile: path, atomically: false, encoding: .utf8)
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+            inputPath = path
         }
-        process.waitUntilExit()
+        defer { if let inputPath { unlink(inputPath) } }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("\(executable) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+        guard status == 0 else {
+            throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (wait status \(status))")
         }
-        return elapsed
+        return ChildRun(seconds: elapsed, peakResidentMB: Double(usage.ru_maxrss) / 1024)
     }
 
     static func which(_ name: String) -> String? {

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import KioskUI
+import TransitModel
+import TransitStore
+
+/// 1,000 stop views at random stops and times in one warm process (JSON rendering included), and the cost of
+/// a whole `kiosk lookup` process against `sqlite3` running the single departures query on the same database.
+struct LookupBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "lookup", abstract: "Stop-view latency, warm and cold.")
+
+    @Option(help: "A route database made by 'kiosk import' (e.g. of vilnius.zip scaled ×3).")
+    var db: String
+
+    @Option(help: "Lookups in the warm run.")
+    var count = 1000
+
+    @Option(help: "Cold process runs of each side.")
+    var coldRuns = 10
+
+    @Option(help: "Random seed.")
+    var seed: UInt64 = 42
+
+    func run() throws {
+        let routes = try RouteDatabase(path: db)
+        guard let start = routes.serviceStart, let end = routes.serviceEnd else { throw ValidationError("\(db) has no service dates") }
+        var rng = SplitMix64(seed: seed)
+        let codes = try routes.boardingStopIDs()
+        var samples: [Double] = []
+        var bytes = 0
+        for _ in 0..<count {
+            let stopID = codes[Int(rng.next() % UInt64(codes.count))]
+            let date = ServiceDate(dayNumber: start.dayNumber + Int(rng.next() % UInt64(end.dayNumber - start.dayNumber + 1)))
+            let at = date.serviceDayOrigin(in: routes.timeZone).addingTimeInterval(Double(5 * 3600 + Int(rng.next() % (19 * 3600))))
+            let (json, seconds) = try Measure.seconds {
+                let stop = try routes.resolveStop(.id(stopID))
+                let view = try routes.stopView(for: stop, at: at)
+                return try KioskJSON.encode(view, timeZone: routes.timeZone)
+            }
+            bytes += json.utf8.count
+            samples.append(seconds)
+        }
+        samples.sort()
+        print("""
+            warm lookups: \(count) random stops and times on \(db) (JSON rendered, \(bytes / count) bytes each on average)
+              p50 \(Measure.ms(Measure.percentile(samples, 50)))  p99 \(Measure.ms(Measure.percentile(samples, 99)))  max \(Measure.ms(samples.last!))  (target p99 ≤ 5 ms, goal 2 ms)
+            """)
+        try coldComparison(routes: routes, stopID: codes[0])
+    }
+
+    /// A whole `kiosk lookup` process (open, query, print) against the sqlite3 shell running just the departures query.
+    private func coldComparison(routes: RouteDatabase, stopID: String) throws {
+        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kiosk").path
+        guard FileManager.default.isExecutableFile(atPath: kiosk) else {
+            print("cold comparison skipped: build the kiosk product beside kiosk-bench (swift build -c release)")
+            return
+        }
+        guard let sqlite3 = Measure.which("sqlite3") else { throw ValidationError("sqlite3 is not installed") }
+        let date = routes.serviceStart!.adding(days: 7)
+        let at = "\(date)T08:00"
+        let services = routes.activeServiceIndexes(on: date).map(String.init).joined(separator: ",")
+        let query = """
+            SELECT st.departure_time, t.trip_id, t.route_idx FROM stops s JOIN stop_times st ON st.stop_idx = s.stop_idx
+            JOIN trips t ON t.trip_idx = st.trip_idx
+            WHERE s.stop_id = '\(stopID.replacingOccurrences(of: "'", with: "''"))' AND st.departure_time BETWEEN 28800 AND 32400
+              AND t.service_idx IN (\(services)) AND st.pickup_type != 1 ORDER BY st.departure_time;
+            """
+        var ratios: [Double] = [], ours: [Double] = [], peer: [Double] = []
+        for run in 0...coldRuns {
+            let a = try Measure.runProcess(kiosk, ["lookup", stopID, "--db", db, "--at", at, "--json"]).seconds
+            let b = try Measure.runProcess(sqlite3, [db, query]).seconds
+            if run == 0 { continue }
+            ours.append(a); peer.append(b); ratios.append(a / b)
+        }
+        print("""
+            cold process, stop \(stopID) at \(at):
+              kiosk lookup --json  min \(Measure.ms(ours.min()!))  median \(Measure.ms(Measure.median(ours)))
+              sqlite3 departures   min \(Measure.ms(peer.min()!))  median \(Measure.ms(Measure.median(peer)))
+              ratio                min \(String(format: "%.2f", ratios.min()!))  median \(String(format: "%.2f", Measure.median(ratios)))
+            """)
+    }
+}
+
+/// A small, fast, seedable generator, so benchmark runs are repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
