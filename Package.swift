@@ -24,7 +24,7 @@ let package = Package(
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitModel",
+                "TransitModel", "JourneyPlanner",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -35,6 +35,22 @@ let package = Package(
 
         // Round-based journey search (RAPTOR) over a compact in-memory timetable. Pure Swift, no database.
         .target(name: "JourneyPlanner"),
+
+        // C libraries: thin shims exposing what does not import into Swift (function-like macros) as constants.
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .target(name: "CZBar", linkerSettings: [.linkedLibrary("zbar")]),
+        .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+        .target(name: "CQREncode", linkerSettings: [.linkedLibrary("qrencode")]),
+        .target(name: "CCairo", linkerSettings: [.linkedLibrary("cairo")]),
+
+        // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
+        .target(name: "StopCodes", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+
+        // Frames (V4L2 camera, Y4M and image replay), zbar decoding with cheap recovery, debouncing.
+        .target(name: "Scanning", dependencies: ["CV4L2", "CZBar", "CImageCodecs"]),
+
+        // Stop labels: layout, QR matrix (libqrencode), PDF/SVG/PNG (cairo), read-back check with the decoder.
+        .target(name: "Labels", dependencies: ["TransitModel", "StopCodes", "Scanning", "CQREncode", "CCairo"]),
 
         // What the passenger and the integrator read: messages (es/en), text, JSON and terminal screens.
         .target(name: "KioskUI", dependencies: ["TransitModel"]),
@@ -50,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: [
-                "TransitModel", "TransitStore", "SampleData", "KioskUI", "JourneyPlanner",
+                "TransitModel", "TransitStore", "SampleData", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -59,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "TransitModel", "TransitStore",
+                "TransitModel", "TransitStore", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,7 +83,15 @@ let package = Package(
         ),
 
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
+        // Opens a camera, Y4M or image folder and prints JSON lines: a diagnostic, and what the capture tests run
+        // under the fake V4L2 device (LD_PRELOAD must be set before a process starts).
+        .executableTarget(name: "capture-probe", dependencies: ["Scanning"]),
+
         .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner"]),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
+        .testTarget(name: "StopCodesTests", dependencies: ["StopCodes"]),
+        .testTarget(name: "LabelsTests", dependencies: ["Labels", "TransitModel", "StopCodes", "Scanning"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "TransitModel"]),
         .testTarget(
             name: "TransitStoreTests",
             dependencies: ["TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift")]

@@ -29,9 +29,10 @@ public enum RecoveryStep: String, Sendable, Hashable, CaseIterable {
     /// A white margin, then 2× enlargement: tiny crops without quiet zone.
     case quietZoneDoubleScale = "quiet-zone-double-scale"
 
-    /// The steps a `ZBarDecoder` tries by default, in order: cheapest first, then by how many images of the
-    /// shared photo set each adds (detection survey: direct 76 of 97, this ladder 84; contrast stretch, blur,
-    /// ⅓ scale and the combined steps added nothing beyond these, 2× enlargement one image at 4× the cost).
+    /// The steps a `ZBarDecoder` tries by default, in order: the cheap reductions first, then the full-size ones.
+    /// Measured with `DetectionSurvey` on the shared photo set (97 QR images): the direct pass reads 76 exactly,
+    /// this ladder 85; leaving out any one step loses 1 or 2 images. Contrast stretch, blur, ⅓ scale, 2×
+    /// enlargement and the combined steps add nothing on top of it (2× finds only images already found).
     public static let defaultLadder: [RecoveryStep] = [
         .halfScale, .quarterScale, .boldHalfScale, .inverted, .quietZone, .binarize,
     ]

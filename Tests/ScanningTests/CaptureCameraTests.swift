@@ -210,6 +210,19 @@ struct CaptureCameraTests {
         #expect(run.frames.count == 2)
     }
 
+    /// `kiosk doctor` material: what a node is, asked without streaming.
+    @Test func describeReportsTheDriversFormats() throws {
+        let missing = "/dev/video-stopkiosk-missing-\(getpid())"
+        let run = try FakeCamera.runProbe(["--describe", FakeCamera.device, "--describe", missing], fake: ["FAKEV4L2_FORMAT": "GREY"])
+        #expect(run.status == 1, "\(run)")
+        let device = try #require(run.lines.first { $0.event == "device" }, "\(run)")
+        #expect(device.string("path") == FakeCamera.device)
+        #expect(device.string("card") == "Fake V4L2 camera")
+        #expect(device.strings("formats") == ["GREY"])
+        #expect(device.fields["capture"] as? Bool == true)
+        #expect(run.errors.first?.string("kind") == "noSuchDevice")
+    }
+
     /// Y4M replay through the same probe (no device): the JSON shape `kiosk scan` will reuse.
     @Test func probeReplaysY4M() throws {
         let source = TestFrames.gradient(width: 20, height: 10, count: 3)

@@ -24,7 +24,7 @@ enum SharedPhotos {
         let folder = try #require(SharedPhotos.folder)
         let report = DetectionSurvey.run(folder: folder, subfolders: DetectionSurvey.sharedQRFolders,
                                          evaluate: [.direct])
-        #expect(report.results.count == 97)
+        #expect(report.results.count >= 97)
         #expect(report.results.allSatisfy { $0.loadError == nil })
         let direct = report.hits(pass: .direct)
         // zbar itself, with our encoding guess, already matches zbarimg; the ladder adds to it.

@@ -111,7 +111,7 @@ enum DecodeFixtures {
     }
 
     static func write(_ bytes: [UInt8], to path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
 
     // MARK: Minimal PNG writer (stored deflate blocks, no compression)

@@ -34,7 +34,9 @@
 //   FAKEV4L2_LOG=1                 trace the fake device's calls on stderr
 //   FAKEV4L2_STATS=1               when streaming stops, print the producer thread's CPU time on stderr (so that
 //                                  benchmarks can subtract the fake "driver's" own work from the reader's)
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>

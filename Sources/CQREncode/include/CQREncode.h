@@ -1,0 +1,4 @@
+#ifndef CQRENCODE_H
+#define CQRENCODE_H
+#include <qrencode.h>
+#endif

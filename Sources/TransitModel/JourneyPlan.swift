@@ -1,0 +1,81 @@
+import Foundation
+
+/// The answer to "how do I get from here to there", rendered on the kiosk, as `kiosk plan` text and as JSON.
+/// Field names are part of the JSON contract documented in the README.
+public struct JourneyPlan: Sendable, Codable, Equatable {
+    public var from: StopInfo
+    public var to: StopInfo
+    public var at: Date
+    public var timeZone: String
+    public var maxTransfers: Int
+    public var walkRadiusMeters: Int
+    /// Best first: the Pareto-optimal options on (arrival, transfers), at most three, each leaving as late as
+    /// it can for its arrival.
+    public var options: [JourneyOption]
+    /// When nothing connects the two stops: what serves each end, so the passenger is not left with nothing.
+    public var routesAtOrigin: [RouteInfo]
+    public var routesAtDestination: [RouteInfo]
+
+    public init(from: StopInfo, to: StopInfo, at: Date, timeZone: String, maxTransfers: Int, walkRadiusMeters: Int,
+                options: [JourneyOption], routesAtOrigin: [RouteInfo], routesAtDestination: [RouteInfo]) {
+        self.from = from
+        self.to = to
+        self.at = at
+        self.timeZone = timeZone
+        self.maxTransfers = maxTransfers
+        self.walkRadiusMeters = walkRadiusMeters
+        self.options = options
+        self.routesAtOrigin = routesAtOrigin
+        self.routesAtDestination = routesAtDestination
+    }
+}
+
+public struct JourneyOption: Sendable, Codable, Equatable {
+    public var departure: Date
+    public var arrival: Date
+    public var durationMinutes: Int
+    public var transfers: Int
+    public var legs: [JourneyStep]
+
+    public init(departure: Date, arrival: Date, durationMinutes: Int, transfers: Int, legs: [JourneyStep]) {
+        self.departure = departure
+        self.arrival = arrival
+        self.durationMinutes = durationMinutes
+        self.transfers = transfers
+        self.legs = legs
+    }
+}
+
+/// One leg: a walk between two stops, or a ride on one trip.
+public struct JourneyStep: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable { case walk, ride }
+
+    public var kind: Kind
+    public var from: StopInfo
+    public var to: StopInfo
+    public var departure: Date
+    public var arrival: Date
+    public var minutes: Int
+    /// Rides only.
+    public var route: RouteInfo?
+    public var headsign: String?
+    public var tripID: String?
+    public var serviceDate: String?
+    /// Rides only: stops travelled (1 = the next stop).
+    public var stops: Int?
+
+    public init(kind: Kind, from: StopInfo, to: StopInfo, departure: Date, arrival: Date, minutes: Int, route: RouteInfo? = nil,
+                headsign: String? = nil, tripID: String? = nil, serviceDate: String? = nil, stops: Int? = nil) {
+        self.kind = kind
+        self.from = from
+        self.to = to
+        self.departure = departure
+        self.arrival = arrival
+        self.minutes = minutes
+        self.route = route
+        self.headsign = headsign
+        self.tripID = tripID
+        self.serviceDate = serviceDate
+        self.stops = stops
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import KioskUI
+import TransitModel
+import TransitStore
+
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Find the best ways from one stop to another, with transfers and short walks.",
+        discussion: """
+        FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and
+        punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their
+        codes instead of guessed. A station stands for all its platforms. Shows up to three options, best
+        arrival first, each leaving as late as it can.
+        """
+    )
+
+    @Argument(help: "Where the journey starts.")
+    var from: String
+
+    @Argument(help: "Where it ends.")
+    var to: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Local date-time to leave from, e.g. 2026-11-25T08:00 (default: now).")
+    var at: String?
+
+    @Option(help: "Most transfers an option may have (0–8).")
+    var maxTransfers = 3
+
+    @Option(help: "Walks between different stops up to this distance in metres (0 disables them; at most 2000).")
+    var walkRadius = 400
+
+    @Option(help: "Minimum seconds to change vehicles at the same stop.")
+    var minTransfer = 60
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Option(help: "Language of the text output: es or en.")
+    var lang: Language = .es
+
+    func validate() throws {
+        guard (0...8).contains(maxTransfers) else { throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))") }
+        guard (0...PlanningRules.walkRadiusLimit).contains(walkRadius) else {
+            throw ValidationError("--walk-radius must be between 0 and \(PlanningRules.walkRadiusLimit) metres (got \(walkRadius))")
+        }
+        guard (0...1800).contains(minTransfer) else { throw ValidationError("--min-transfer must be between 0 and 1800 seconds (got \(minTransfer))") }
+    }
+
+    func run() throws {
+        try reportingLookupErrors {
+            let routes = try database.open()
+            let instant = try at.map { text in
+                guard let date = LocalTime.parse(text, in: routes.timeZone) else { throw LookupError.invalidTime(text) }
+                return date
+            } ?? Date()
+            let origin = try routes.resolveEndpoint(from)
+            let destination = try routes.resolveEndpoint(to)
+            let plan = try routes.plan(from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
+                                       rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
+            print(json ? try KioskJSON.encode(plan, timeZone: routes.timeZone) : JourneyPlanText.render(plan, language: lang))
+        }
+    }
+}
