@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Domain: stops, routes, service days, GTFS time, geography, text folding. Foundation only.
@@ -53,7 +54,10 @@ let package = Package(
         .target(name: "Labels", dependencies: ["TransitModel", "StopCodes", "Scanning", "CQREncode", "CCairo"]),
 
         // What the passenger and the integrator read: messages (es/en), text, JSON and terminal screens.
-        .target(name: "KioskUI", dependencies: ["TransitModel"]),
+        .target(name: "KioskUI", dependencies: [
+            "TransitModel", "TransitStore", "StopCodes", "Scanning", "JourneyPlanner",
+            .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // Data the program ships: the Quito sample network (and later the recorded demo frames).
         .target(
@@ -91,7 +95,7 @@ let package = Package(
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         .testTarget(name: "StopCodesTests", dependencies: ["StopCodes"]),
         .testTarget(name: "LabelsTests", dependencies: ["Labels", "TransitModel", "StopCodes", "Scanning"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "TransitModel"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "TransitModel", "TransitStore", "StopCodes", "Scanning", "SampleData"]),
         .testTarget(
             name: "TransitStoreTests",
             dependencies: ["TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift")]

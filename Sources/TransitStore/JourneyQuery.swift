@@ -119,7 +119,7 @@ extension RouteDatabase {
             switch leg {
             case let .walk(walk):
                 return JourneyStep(kind: .walk, from: try stop(walk.fromStop), to: try stop(walk.toStop), departure: network.instant(walk.departure),
-                                   arrival: network.instant(walk.arrival), minutes: Self.minutes(from: walk.departure, to: walk.arrival))
+                                   arrival: network.instant(walk.arrival), minutes: max(1, (walk.arrival - walk.departure + 59) / 60)) // walking time, rounded up
             case let .ride(ride):
                 let instance = network.tripInstances[ride.tripRef]
                 let trip = try Row.fetchOne(db, sql: "SELECT trip_id, trip_headsign FROM trips WHERE trip_idx = ?", arguments: [Int(instance.trip)])

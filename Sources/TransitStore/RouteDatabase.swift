@@ -41,6 +41,9 @@ public final class RouteDatabase: Sendable {
     public let serviceStart: ServiceDate?
     public let serviceEnd: ServiceDate?
     public let feedHash: String
+    /// Names the network in signed stop labels: the publisher's (or first agency's) web host, which stays the
+    /// same across timetable updates, so labels outlive imports; the feed's file name when neither has a URL.
+    public let feedID: String
     let queue: DatabaseQueue
     let calendar: ServiceCalendar
     let routes: [Int: RouteInfo]
@@ -62,12 +65,16 @@ public final class RouteDatabase: Sendable {
         configuration.label = "routes"
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            let loaded = try queue.read { db -> (metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo], frequencies: [Int: [Frequency]]) in
+            let loaded = try queue.read { db -> (metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo], frequencies: [Int: [Frequency]], feedURL: String?) in
                 let metadata = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM feed_metadata").map { ($0[0] as String, $0[1] as String) }) { a, _ in a }
                 guard metadata["schema_version"] == String(Schema.version) else {
                     throw LookupError.notARouteDatabase(path: path, reason: "schema version \(metadata["schema_version"] ?? "none"), expected \(Schema.version)")
                 }
-                return (metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db), try RouteDatabase.loadFrequencies(db))
+                let feedURL = try String.fetchOne(db, sql: """
+                    SELECT url FROM (SELECT feed_publisher_url AS url, 0 AS o FROM feed_info UNION ALL SELECT agency_url, agency_idx FROM agency)
+                    WHERE url IS NOT NULL ORDER BY o LIMIT 1
+                    """)
+                return (metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db), try RouteDatabase.loadFrequencies(db), feedURL)
             }
             guard let zone = TimeZone(identifier: loaded.metadata["timezone"] ?? "") else {
                 throw LookupError.notARouteDatabase(path: path, reason: "no valid agency time zone")
@@ -78,6 +85,7 @@ public final class RouteDatabase: Sendable {
             serviceStart = Int(loaded.metadata["service_start"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
             serviceEnd = Int(loaded.metadata["service_end"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
             latestDepartureSeconds = Int(loaded.metadata["latest_departure_seconds"] ?? "") ?? 48 * 3600
+            feedID = loaded.feedURL.flatMap { URL(string: $0)?.host?.lowercased() } ?? feedName
             calendar = loaded.calendar
             routes = loaded.routes
             frequencies = loaded.frequencies

@@ -11,7 +11,7 @@ public struct ResolvedStop: Sendable, Equatable {
 }
 
 /// How a scanned or typed reference names a stop.
-public enum StopReference: Sendable, Equatable {
+public enum StopKey: Sendable, Equatable {
     case id(String)
     case code(String)
     /// Typed text: an exact stop_id first, then an exact stop_code.
@@ -49,7 +49,7 @@ extension RouteDatabase {
 
     /// Finds a stop by exact ID, then exact code. A station resolves to all its platforms; an entrance or other
     /// station part resolves to its station. Unknown → `LookupError.noSuchStop` with suggestions.
-    public func resolveStop(_ reference: StopReference) throws -> ResolvedStop {
+    public func resolveStop(_ reference: StopKey) throws -> ResolvedStop {
         let (text, columns): (String, [String])
         switch reference {
         case let .id(value): (text, columns) = (value, ["stop_id"])
