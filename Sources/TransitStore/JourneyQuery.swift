@@ -142,3 +142,10 @@ extension RouteDatabase {
         return minute(end) - minute(start)
     }
 }
+
+extension RouteDatabase {
+    /// The planner's index of a stop (`stop_idx - 1`), for callers that drive a `Planner` directly.
+    public func plannerIndex(ofStopID id: String) -> Int? {
+        (try? read { try Int.fetchOne($0, sql: "SELECT stop_idx FROM stops WHERE stop_id = ?", arguments: [id]) }).flatMap { $0.map { $0 - 1 } }
+    }
+}

@@ -140,3 +140,18 @@ extension RouteDatabase {
     /// The internal keys of the services running on `date` (for benchmarks that query the database directly).
     public func activeServiceIndexes(on date: ServiceDate) -> [Int] { calendar.activeServices(on: date) }
 }
+
+extension RouteDatabase {
+    /// The date in the feed's range on which the most services run (ties: the earliest), for benchmarks and demos
+    /// that need a representative day.
+    public func busiestServiceDate() -> ServiceDate? {
+        guard let start = serviceStart, let end = serviceEnd else { return nil }
+        var best: (date: ServiceDate, count: Int)?
+        for day in start.dayNumber...end.dayNumber {
+            let date = ServiceDate(dayNumber: day)
+            let count = calendar.activeServices(on: date).count
+            if count > (best?.count ?? 0) { best = (date, count) }
+        }
+        return best?.date
+    }
+}
