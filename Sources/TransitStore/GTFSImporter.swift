@@ -176,9 +176,13 @@ struct ImportSession {
             try importStopTimes(db)
             if source.contains("transfers.txt") { try importTransfers(db) }
             if source.contains("feed_info.txt") { try importFeedInfo(db) }
+            var started = DispatchTime.now().uptimeNanoseconds
             try interpolateMissingTimes(db)
             if stopSummary.needsRebuild { try stopSummary.rebuild(from: db) }
+            logger.debug("interpolation: \(ImportSession.elapsed(since: started))")
+            started = DispatchTime.now().uptimeNanoseconds
             try stopSummary.write(to: db)
+            logger.debug("stop summaries: \(ImportSession.elapsed(since: started))")
             return .commit
         }
     }
@@ -187,11 +191,14 @@ struct ImportSession {
 
     /// Streams one file, calling `body` for each data row with the file's header.
     func forEachRow(_ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void) throws {
-        logger.debug("importing \(file)")
+        let started = DispatchTime.now().uptimeNanoseconds
+        var rows = 0
+        defer { logger.debug("\(file): \(rows) rows in \(ImportSession.elapsed(since: started))") }
         var parser = CSVStreamParser()
         var header: TableHeader?
         func handle(_ record: CSVRecord) throws {
             if let header {
+                rows += 1
                 try body(GTFSRow(record: record, header: header))
             } else {
                 let h = TableHeader(file: file, record: record)
@@ -202,6 +209,10 @@ struct ImportSession {
         try source.stream(file) { chunk in try parser.consume(chunk, handle) }
         try parser.finish(handle)
         if header == nil { throw ImportError.inconsistentFeed("\(file) is empty: it has no header line") }
+    }
+
+    static func elapsed(since start: UInt64) -> String {
+        String(format: "%.3f s", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     // MARK: - Tables
@@ -604,8 +615,9 @@ struct ImportSession {
         let timeZone = self.timeZone
         let skipped = GTFSImporter.skippedFiles(in: source)
         try queue.inTransaction { db in
-            logger.debug("building indexes")
+            let started = DispatchTime.now().uptimeNanoseconds
             try db.execute(sql: Schema.indexesV1)
+            logger.debug("indexes: \(ImportSession.elapsed(since: started))")
             for table in Schema.countedTables {
                 let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
                 counts.append((table, rows))
@@ -646,7 +658,8 @@ struct ImportSession {
             return .commit
         }
         try queue.inDatabase { db in
-            logger.debug("checking the database")
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer { logger.debug("integrity check: \(ImportSession.elapsed(since: started))") }
             let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             guard check == ["ok"] else {
                 throw ImportError.database(path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
