@@ -52,7 +52,11 @@ public struct GTFSImporter {
         let source = try openFeedSource(path: feedPath)
         let target = URL(fileURLWithPath: databasePath)
         let staging = try StagingFile(target: target)
-        defer { staging.discardIfPresent() }
+        StagingFile.removeOnInterrupt(staging.path)
+        defer {
+            StagingFile.removeOnInterrupt(nil)
+            staging.discardIfPresent()
+        }
 
         var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger)
         try session.importAll()
@@ -117,6 +121,30 @@ struct StagingFile {
 
     func discardIfPresent() {
         unlink(path)
+    }
+
+    /// The staging file to delete if SIGINT or SIGTERM arrives mid-import (a C string: the handler may only
+    /// make async-signal-safe calls). A SIGKILL cannot be caught; the next import removes that file instead.
+    nonisolated(unsafe) private static var interruptPath: UnsafeMutablePointer<CChar>?
+
+    static func removeOnInterrupt(_ path: String?) {
+        let previous = interruptPath
+        interruptPath = path.map { strdup($0) }
+        free(previous)
+        guard path != nil else { return }
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            if let path = StagingFile.interruptPath { unlink(path) }
+            _exit(128 + signal)
+        }
+        Foundation.signal(SIGINT, handler)
+        Foundation.signal(SIGTERM, handler)
+        // A parent may hand us these signals blocked (threads of a Dispatch pool block them, and children
+        // inherit the mask); unblocked, a stop request removes the staging file instead of waiting for the end.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskUI
+import StopCodes
 import TransitModel
 import TransitStore
 
@@ -20,8 +21,7 @@ struct LookupCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Local date-time in the agency's time zone, e.g. 2026-11-25T08:00 (default: now).")
-    var at: String?
+    @OptionGroup var moment: MomentOption
 
     @Option(help: "Minutes of departures to show (1–1440).")
     var window = 60
@@ -29,11 +29,7 @@ struct LookupCommand: ParsableCommand {
     @Option(help: "Radius for nearby stops, in metres (0–5000).")
     var nearby = 400
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
-
-    @Option(help: "Language of the text output: es or en.")
-    var lang: Language = .es
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1...1440).contains(window) else { throw ValidationError("--window must be between 1 and 1440 minutes (got \(window))") }
@@ -43,23 +39,55 @@ struct LookupCommand: ParsableCommand {
     func run() throws {
         try reportingLookupErrors {
             let routes = try database.open()
-            let instant = try at.map { text in
-                guard let date = LocalTime.parse(text, in: routes.timeZone) else { throw LookupError.invalidTime(text) }
-                return date
-            } ?? Date()
-            let stop = try routes.resolveStop(try StopQuery.reference(for: query))
+            let instant = try moment.instant(in: routes.timeZone)
+            let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes))
             let view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
-            print(json ? try KioskJSON.encode(view, timeZone: routes.timeZone) : StopViewText.render(view, language: lang))
+            print(output.json ? try KioskJSON.encode(view, timeZone: routes.timeZone) : StopViewText.render(view, language: output.lang))
         }
     }
 }
 
 extension Language: ExpressibleByArgument {}
 
+/// `--at`, shared by the commands that answer for a moment.
+struct MomentOption: ParsableArguments {
+    @Option(help: "Local date-time in the agency's time zone, e.g. 2026-11-25T08:00 (default: now).")
+    var at: String?
+
+    func instant(in timeZone: TimeZone) throws -> Date {
+        guard let at else { return Date() }
+        guard let date = LocalTime.parse(at, in: timeZone) else { throw LookupError.invalidTime(at) }
+        return date
+    }
+}
+
+/// `--json` and `--lang`, shared by every command that prints an answer.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Option(help: "Language of the text output: es or en.")
+    var lang: Language = .es
+}
+
 /// Turns what a person typed or scanned into a stop reference.
 enum StopQuery {
-    static func reference(for text: String) throws -> StopReference {
-        .idOrCode(try RouteDatabase.validateQuery(text))
+    /// A scanned stop URL is read exactly as the kiosk's scanner reads it (the same `PayloadParser`, templates,
+    /// keys and signature policy): our label URLs name a stop code or id, a forged or damaged label is refused.
+    /// Anything else is typed text: an exact stop_id, then an exact stop_code.
+    static func reference(for text: String, routes: RouteDatabase) throws -> StopKey {
+        let query = try RouteDatabase.validateQuery(text)
+        let parser = try KioskConfig().payloadParser(databaseFeedID: routes.feedID)
+        switch parser.parse(query) {
+        case .stopReference(let reference) where reference.source != .bare:
+            return reference.kind == .stopID ? .id(reference.value) : .code(reference.value)
+        case .forged(let reason, _):
+            throw LookupError.invalidQuery("forged or damaged label: \(reason) ('\(TerminalText.sanitize(query, maxLength: 60))')")
+        case .signatureRequired:
+            throw LookupError.invalidQuery("signature required: this kiosk accepts signed labels only, and '\(TerminalText.sanitize(query, maxLength: 60))' is not signed")
+        default:
+            return .idOrCode(query)
+        }
     }
 }
 

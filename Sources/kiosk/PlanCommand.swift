@@ -24,8 +24,7 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Local date-time to leave from, e.g. 2026-11-25T08:00 (default: now).")
-    var at: String?
+    @OptionGroup var moment: MomentOption
 
     @Option(help: "Most transfers an option may have (0–8).")
     var maxTransfers = 3
@@ -36,11 +35,7 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Minimum seconds to change vehicles at the same stop.")
     var minTransfer = 60
 
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
-
-    @Option(help: "Language of the text output: es or en.")
-    var lang: Language = .es
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (0...8).contains(maxTransfers) else { throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))") }
@@ -53,15 +48,12 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         try reportingLookupErrors {
             let routes = try database.open()
-            let instant = try at.map { text in
-                guard let date = LocalTime.parse(text, in: routes.timeZone) else { throw LookupError.invalidTime(text) }
-                return date
-            } ?? Date()
+            let instant = try moment.instant(in: routes.timeZone)
             let origin = try routes.resolveEndpoint(from)
             let destination = try routes.resolveEndpoint(to)
             let plan = try routes.plan(from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
                                        rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
-            print(json ? try KioskJSON.encode(plan, timeZone: routes.timeZone) : JourneyPlanText.render(plan, language: lang))
+            print(output.json ? try KioskJSON.encode(plan, timeZone: routes.timeZone) : JourneyPlanText.render(plan, language: output.lang))
         }
     }
 }

@@ -92,6 +92,25 @@ import Testing
             #expect(process.terminationReason == .uncaughtSignal)
             #expect(try feedHash(db) == hash, "killed after \(killAfterBytes) bytes")
         }
+        // SIGTERM (a service stopping) removes its staging file at once.
+        let process = Process()
+        process.executableURL = TestSupport.kioskExecutable
+        process.arguments = ["import", feed.path, "--db", db]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<6000 where process.isRunning {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            if names.contains(where: { $0.hasPrefix(".routes.sqlite.import-\(process.processIdentifier)") }) { break }
+            usleep(2000)
+        }
+        usleep(50_000)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasPrefix(".routes.sqlite.import-\(process.processIdentifier)") })
+        #expect(try feedHash(db) == hash)
+
         // The next import cleans up what the killed ones left and replaces the database.
         let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
         #expect(result.status == 0)
