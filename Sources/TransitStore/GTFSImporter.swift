@@ -268,7 +268,7 @@ struct ImportSession {
             insert.bind(1, key); insert.bind(2, id); insert.bind(3, try row.requiredString(c.name))
             insert.bind(4, bytes: row.bytes(c.url)); insert.bind(5, tz)
             insert.bind(6, bytes: row.bytes(c.lang)); insert.bind(7, bytes: row.bytes(c.phone))
-            try insert.run()
+            try insert.insert()
         }
         guard !agencyKeys.isEmpty else { throw ImportError.inconsistentFeed("agency.txt has no agencies") }
         if agencyKeys.count > 1, let missing = rows.first(where: { !$0.hasID }) {
@@ -314,7 +314,7 @@ struct ImportSession {
             insert.bind(10, bytes: row.bytes(c.platform))
             insert.bind(11, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
             insert.bind(12, name.map(TextFolding.searchKey) ?? "")
-            try insert.run()
+            try insert.insert()
         }
         let setParent = try db.makeStatement(sql: "UPDATE stops SET parent_idx = ? WHERE stop_idx = ?")
         for (stop, parentID, line) in parents {
@@ -363,7 +363,7 @@ struct ImportSession {
             insert.bind(7, type)
             insert.bind(8, color(row, c.color)); insert.bind(9, color(row, c.textColor))
             insert.bind(10, try row.int(c.order))
-            try insert.run()
+            try insert.insert()
         }
     }
 
@@ -412,7 +412,7 @@ struct ImportSession {
             guard let end = try row.date(c.end) else { throw row.invalid(c.end, "a date YYYYMMDD") }
             if end < start { throw row.invalid(c.end, "a date on or after start_date \(start.yyyymmdd)") }
             insert.bind(1, key); insert.bind(2, mask); insert.bind(3, start.yyyymmdd); insert.bind(4, end.yyyymmdd)
-            try insert.run()
+            try insert.insert()
         }
     }
 
@@ -465,7 +465,7 @@ struct ImportSession {
             insert.bind(8, bytes: row.bytes(c.block)); insert.bind(9, bytes: row.bytes(c.shape))
             insert.bind(10, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
             insert.bind(11, try row.enumValue(c.bikes, allowed: 0...2, warnings: &warnings) ?? 0)
-            try insert.run()
+            try insert.insert()
         }
     }
 
@@ -549,7 +549,7 @@ struct ImportSession {
             stopSummary.markFrequencyBased(trip: trip)
             insert.bind(1, trip); insert.bind(2, start); insert.bind(3, end); insert.bind(4, headway)
             insert.bind(5, try row.enumValue(c.exact, allowed: 0...1, warnings: &warnings) ?? 0)
-            try insert.run()
+            try insert.insert()
         }
     }
 
@@ -575,7 +575,7 @@ struct ImportSession {
             let time = try row.int(c.time)
             if type == 2 && time == nil { warnings.add("transfers.txt: transfer_type 2 without min_transfer_time (the default is used)", at: row.location) }
             insert.bind(7, type); insert.bind(8, time)
-            try insert.run()
+            try insert.insert()
         }
     }
 
@@ -591,7 +591,7 @@ struct ImportSession {
             insert.bind(3, bytes: row.bytes(c.lang)); insert.bind(4, bytes: row.bytes(c.defaultLang))
             insert.bind(5, try row.date(c.start)?.yyyymmdd); insert.bind(6, try row.date(c.end)?.yyyymmdd)
             insert.bind(7, bytes: row.bytes(c.version)); insert.bind(8, bytes: row.bytes(c.email)); insert.bind(9, bytes: row.bytes(c.contact))
-            try insert.run()
+            try insert.insert()
         }
     }
 

@@ -137,10 +137,17 @@ final class BulkInsert {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
 
+    /// Binds a string; unlike a CSV field, an empty string stays an empty string (nil is NULL).
     @inline(__always) func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(handle, index); return }
         var copy = value
-        copy.withUTF8 { bytes in bind(index, bytes: bytes) }
+        copy.withUTF8 { bytes in
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            } else {
+                sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
+        }
     }
 
     /// Binds text bytes, or NULL for an empty field.
@@ -153,13 +160,19 @@ final class BulkInsert {
     }
 
     /// Runs the insert. A constraint violation returns false (the caller knows which key it was and says so);
-    /// anything else is a database error.
-    @discardableResult
+    /// anything else is a database error. Callers that expect no violation use `insert()`.
     func run() throws -> Bool {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         if code == SQLITE_DONE { return true }
         if code & 0xFF == SQLITE_CONSTRAINT { return false } // extended codes are on: SQLITE_CONSTRAINT_PRIMARYKEY …
         throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+    }
+
+    /// Runs an insert that must succeed: a constraint violation here is a bug, reported as a database error.
+    func insert() throws {
+        guard try run() else {
+            throw DatabaseError(resultCode: .SQLITE_CONSTRAINT, message: String(cString: sqlite3_errmsg(connection)))
+        }
     }
 }

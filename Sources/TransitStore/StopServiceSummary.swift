@@ -119,13 +119,13 @@ struct StopServiceSummary {
             routes.bind(1, Int(key.stop)); routes.bind(2, Int(key.route)); routes.bind(3, Int(key.direction))
             let names = headsigns.filter { $0 >= 0 }.map { headsignNames[Int($0)] }.sorted()
             routes.bind(4, names.joined(separator: StopServiceSummary.headsignSeparator))
-            try routes.run()
+            try routes.insert()
         }
         let insertSpan = try BulkInsert(db, "INSERT INTO stop_service_spans VALUES (?, ?, ?, ?, ?, ?)")
         for (key, span) in spans {
             insertSpan.bind(1, Int(key.stop)); insertSpan.bind(2, Int(key.service)); insertSpan.bind(3, Int(key.route))
             insertSpan.bind(4, Int(key.direction)); insertSpan.bind(5, Int(span.first)); insertSpan.bind(6, Int(span.last))
-            try insertSpan.run()
+            try insertSpan.insert()
         }
     }
 
