@@ -1,0 +1,85 @@
+import CCairo
+
+extension Canvas {
+    /// Draws a composed label with its top-left corner at the current origin. The same calls draw the PDF,
+    /// the SVG, the PNG and the read-back raster, so what is checked is what is printed.
+    func draw(_ label: ComposedLabel) {
+        for badge in label.badges {
+            roundedRect(badge.rect, radius: badge.rect.height * 0.22)
+            if let outline = badge.outline {
+                fillPreserve(badge.fill)
+                stroke(outline, width: 0.5)
+            } else {
+                fillPath(badge.fill)
+            }
+        }
+        for run in label.texts {
+            text(run.text, x: run.x, baseline: run.baseline, font: run.font, size: run.size, color: run.color)
+        }
+        // The QR symbol: the outline of its dark modules, one path filled once, drawn in module units into a
+        // recording surface that is then painted scaled. PDF and SVG keep it as a vector form whose corners
+        // are small integers ("12 34 l", not "175.383 61.625 l"): a third smaller, and faster to write,
+        // than the same path in page coordinates. Raster targets replay it at full resolution.
+        let module = label.module
+        let originX = label.geometry.qrBox.x + Double(QRMatrix.quietZone) * module
+        let originY = label.geometry.qrBox.y + Double(QRMatrix.quietZone) * module
+        let n = Double(label.prepared.qr.size)
+        var extents = cairo_rectangle_t(x: 0, y: 0, width: n, height: n)
+        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
+        let rc = cairo_create(recording)!
+        for loop in label.qrOutline {
+            guard let first = loop.first else { continue }
+            cairo_move_to(rc, Double(first.x), Double(first.y))
+            for point in loop.dropFirst() { cairo_line_to(rc, Double(point.x), Double(point.y)) }
+            cairo_close_path(rc)
+        }
+        cairo_set_source_rgb(rc, 0, 0, 0)
+        cairo_fill(rc)
+        cairo_destroy(rc)
+        save()
+        translate(originX, originY)
+        cairo_scale(context, module, module)
+        cairo_set_source_surface(context, recording, 0, 0)
+        cairo_rectangle(context, 0, 0, n, n)
+        cairo_fill(context)
+        restore()
+        cairo_surface_destroy(recording)
+        if let barcode = label.prepared.barcode, let box = label.barcodeBox {
+            let start = box.x + Double(Code128.quietZone) * label.barModule
+            cairo_new_path(context)
+            for bar in barcode.bars {
+                addRect(start + Double(bar.start) * label.barModule, box.y, Double(bar.width) * label.barModule, box.height)
+            }
+            fillPath(.black)
+        }
+    }
+
+    /// Crop marks in the margins of a sheet, at every column and row edge of the label grid: short hairlines
+    /// that stop 2 mm short of the grid, so no mark reaches into a label.
+    func drawCutMarks(_ layout: LabelLayout) {
+        let left = mm(layout.originX), top = mm(layout.originY)
+        let right = left + mm(Double(layout.columns - 1) * layout.pitchX + layout.labelWidth)
+        let bottom = top + mm(Double(layout.rows - 1) * layout.pitchY + layout.labelHeight)
+        let gap = mm(2), length = mm(min(6, layout.originX - 3, layout.originY - 3))
+        guard length > mm(1) else { return }
+        var xs: [Double] = [], ys: [Double] = []
+        for column in 0..<layout.columns {
+            xs.append(mm(layout.originX + Double(column) * layout.pitchX))
+            xs.append(mm(layout.originX + Double(column) * layout.pitchX + layout.labelWidth))
+        }
+        for row in 0..<layout.rows {
+            ys.append(mm(layout.originY + Double(row) * layout.pitchY))
+            ys.append(mm(layout.originY + Double(row) * layout.pitchY + layout.labelHeight))
+        }
+        cairo_new_path(context)
+        for x in Set(xs.map { ($0 * 1000).rounded() / 1000 }) {
+            cairo_move_to(context, x, top - gap); cairo_line_to(context, x, top - gap - length)
+            cairo_move_to(context, x, bottom + gap); cairo_line_to(context, x, bottom + gap + length)
+        }
+        for y in Set(ys.map { ($0 * 1000).rounded() / 1000 }) {
+            cairo_move_to(context, left - gap, y); cairo_line_to(context, left - gap - length, y)
+            cairo_move_to(context, right + gap, y); cairo_line_to(context, right + gap + length, y)
+        }
+        stroke(.black, width: 0.3)
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Labels
+import Scanning
+import StopCodes
+import TransitModel
+import TransitStore
+
+/// Labels per second for an A4 PDF of every boarding stop of a feed, read-back check included — the whole of
+/// `kiosk labels --all` after the database query. The peer in the same run is the bare floor of the check:
+/// libqrencode and zbar on the same payloads with no layout, text or PDF (the QR matrix drawn straight into
+/// pixels at the same 4 pixels per module), so the ratio says what layout, cairo and the PDF cost on top.
+struct LabelsBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "labels", abstract: "Label sheets per second, read-back check included.")
+
+    @Option(help: "A GTFS feed to import first (not timed), e.g. ../shared/data/gtfs/carta.zip.")
+    var feed: String?
+
+    @Option(help: "A route database made by 'kiosk import' (instead of --feed).")
+    var db: String?
+
+    @Option(help: "Measured runs (after one warm-up).")
+    var runs = 3
+
+    @Option(help: "Layout: \(LabelLayout.all.map(\.name).joined(separator: ", ")).")
+    var layout = "a4"
+
+    @Flag(help: "Unsigned URLs (default: signed, the larger QR codes).")
+    var unsigned = false
+
+    func validate() throws {
+        guard (feed == nil) != (db == nil) else { throw ValidationError("give exactly one of --feed FILE, --db FILE") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard LabelLayout.named(layout) != nil else { throw ValidationError("unknown --layout \(layout)") }
+    }
+
+    func run() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-labels-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var path = db ?? ""
+        if let feed {
+            path = work.appendingPathComponent("routes.sqlite").path
+            _ = try GTFSImporter(feedPath: feed, databasePath: path, logger: Measure.quietLogger).run()
+        }
+        let routes = try RouteDatabase(path: path)
+        let records = try routes.allLabelStops()
+        let stops = records.map { record in
+            LabelStop(id: record.stop.id, code: record.stop.code, name: record.stop.name,
+                      routes: record.routes.map { LabelRoute(name: $0.label, color: RGBColor(hex: $0.color), textColor: RGBColor(hex: $0.textColor)) },
+                      agencies: record.agencies)
+        }
+        let template = try StopURLTemplate(allHaveCodes(records) ? "https://transit.example/s/{stop_code}" : "https://transit.example/s/{stop_id}")
+        let payloads = LabelPayloadBuilder(template: template, feedID: routes.feedID, signingKey: unsigned ? nil : KeyPair.generate())
+        let options = LabelOptions(layout: LabelLayout.named(layout)!, format: .pdf)
+        let output = work.appendingPathComponent("labels.pdf").path
+
+        var rates: [Double] = [], floors: [Double] = [], ratios: [Double] = []
+        var last: LabelRun?
+        for index in 0...runs {
+            let (run, seconds) = try Measure.seconds { try LabelRenderer(options: options).run(stops: stops, payloads: payloads, output: output) }
+            let floor = try bareFloor(stops, payloads: payloads, errorCorrection: options.errorCorrection)
+            if index == 0 { continue } // warm-up: fontconfig's cache, the page cache
+            rates.append(Double(stops.count) / seconds)
+            floors.append(Double(stops.count) / floor)
+            ratios.append(seconds / floor)
+            last = run
+        }
+        guard let last else { return }
+        let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        let t = last.timings
+        let ms = { (seconds: Double) in String(format: "%.0f ms", seconds * 1000) }
+        let f = { (value: Double) in String(format: "%.0f", value) }
+        print("""
+            labels: \(stops.count) stops of \(path) (feed \(routes.feedID)), layout \(layout), \(unsigned ? "unsigned" : "signed") URLs, \
+            \(last.pages) PDF pages, \(size / 1024) KiB
+              labels/s (whole run, read-back included)  min \(f(rates.min()!))  median \(f(Measure.median(rates)))  (target ≥ 100, goal 500)
+              bare libqrencode + zbar, labels/s         min \(f(floors.min()!))  median \(f(Measure.median(floors)))
+              ratio to the bare floor                    min \(String(format: "%.2f", ratios.min()!))  median \(String(format: "%.2f", Measure.median(ratios)))
+              last run: prepare \(ms(t.prepare))  layout \(ms(t.compose))  then, side by side: read-back \(ms(t.verify)), PDF \(ms(t.write))
+            """)
+    }
+
+    /// Whether every stop has a code (else the template names stop IDs).
+    private func allHaveCodes(_ records: [LabelStopRecord]) -> Bool { records.allSatisfy { !($0.stop.code ?? "").isEmpty } }
+
+    /// libqrencode and zbar alone on the same payloads: encode, draw the matrix into pixels, decode.
+    private func bareFloor(_ stops: [LabelStop], payloads: LabelPayloadBuilder, errorCorrection: QRErrorCorrection) throws -> Double {
+        let decoder = ZBarDecoder(configuration: DecoderConfiguration(symbologies: [.qrCode], recovery: []))
+        let texts = try stops.map { try payloads.payload(for: $0) }
+        let (_, seconds) = try Measure.seconds {
+            for text in texts {
+                let matrix = try QRMatrix(encoding: text, errorCorrection: errorCorrection)
+                let scale = 4, side = matrix.sizeWithQuietZone * scale
+                var pixels = [UInt8](repeating: 255, count: side * side)
+                for row in 0..<matrix.size {
+                    for column in 0..<matrix.size where matrix[row, column] {
+                        for y in 0..<scale {
+                            let base = ((row + QRMatrix.quietZone) * scale + y) * side + (column + QRMatrix.quietZone) * scale
+                            for x in 0..<scale { pixels[base + x] = 0 }
+                        }
+                    }
+                }
+                let found = decoder.decode(LumaFrame(width: side, height: side, pixels: pixels))
+                guard found.count == 1, found[0].matches(Array(text.utf8)) else { throw ValidationError("bare check failed for \(text)") }
+            }
+        }
+        return seconds
+    }
+}
