@@ -59,12 +59,12 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // Data the program ships: the Quito sample network (and later the recorded demo frames).
+        // Data the program ships: the Quito sample network and the recorded demo camera session.
         .target(
             name: "SampleData",
             path: "assets",
             sources: ["SampleData.swift"],
-            resources: [.copy("sample-network")]
+            resources: [.copy("sample-network"), .copy("demo")]
         ),
 
         .executableTarget(

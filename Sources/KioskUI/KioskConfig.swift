@@ -16,6 +16,9 @@ public struct KioskConfig: Sendable, Equatable {
     public var language: Language = .es
     public var windowMinutes = 60
     public var nearbyRadiusMeters = 400
+    /// Journey plans from the kiosk: most transfers an option may have, and walks between stops up to this far.
+    public var maxTransfers = 3
+    public var walkRadiusMeters = 400
     public var idleTimeoutSeconds = 60
     /// zbar symbology names: "qrcode", "code128", "ean13" …
     public var symbologies = ["qrcode", "code128", "ean13"]
