@@ -32,16 +32,23 @@ extension RouteDatabase {
     public func searchStops(_ text: String, limit: Int = 8) throws -> [StopMatch] {
         let key = TextFolding.searchKey(text)
         guard !key.isEmpty else { return [] }
-        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+        // People type names without their spaces ("lay" for "La Y", "elejido"): compare those too.
+        let compact = key.replacingOccurrences(of: " ", with: "")
+        func like(_ value: String) -> String {
+            "%" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        }
         return try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT s.name_key, COALESCE(CASE WHEN s.location_type = 0 THEN s.parent_idx END, s.stop_idx) AS target
-                FROM stops s WHERE s.name_key LIKE ? ESCAPE '\\' AND s.location_type IN (0, 1)
-                """, arguments: ["%\(escaped)%"])
+                FROM stops s WHERE (s.name_key LIKE ? ESCAPE '\\' OR replace(s.name_key, ' ', '') LIKE ? ESCAPE '\\') AND s.location_type IN (0, 1)
+                """, arguments: [like(key), like(compact)])
             var best: [Int: StopMatch.Rank] = [:]
             for row in rows {
                 let name: String = row[0]
-                let rank: StopMatch.Rank = name == key ? .exact : name.hasPrefix(key) ? .prefix : name.contains(" " + key) ? .wordPrefix : .contains
+                let squeezed = name.replacingOccurrences(of: " ", with: "")
+                let rank: StopMatch.Rank = name == key || squeezed == compact ? .exact
+                    : name.hasPrefix(key) || squeezed.hasPrefix(compact) ? .prefix
+                    : name.contains(" " + key) ? .wordPrefix : .contains
                 let target: Int = row[1]
                 best[target] = min(best[target] ?? rank, rank)
             }

@@ -81,6 +81,8 @@ import TransitModel
         let lay = try db.searchStops("la y")
         #expect(lay.first?.stop.name == "La Y" && lay.first?.rank == .exact)
         #expect(try db.resolveEndpoint("la y").stop.name == "La Y")
+        #expect(try db.searchStops("lay").first.map { ($0.stop.name, $0.rank) } ?? ("", .contains) == ("La Y", .exact))
+        #expect(try db.searchStops("elejido").first?.stop.name == "El Ejido")
         // A station stands for its platforms: one match, not one per platform.
         #expect(try db.searchStops("quitumbe").filter { $0.rank == .exact }.count == 1)
         #expect(try db.resolveEndpoint("Quitumbe").platforms.count >= 2)
