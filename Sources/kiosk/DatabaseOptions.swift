@@ -1,8 +1,30 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import KioskUI
 import SampleData
 import TransitStore
+
+/// `--config`: the kiosk's TOML file, so that headless commands read codes and databases exactly as the kiosk
+/// screen does (URL templates, trusted keys, signature policy, database path).
+struct ConfigOption: ParsableArguments {
+    static let systemConfig = "/etc/stopkiosk/kiosk.toml"
+
+    @Option(help: ArgumentHelp("The kiosk's TOML config (default: \(ConfigOption.systemConfig) if it exists, else built-in defaults).", valueName: "path"))
+    var config: String?
+
+    /// The configuration in force; a bad file is bad input (exit 2) with the file and key named.
+    func load() throws -> KioskConfig {
+        do {
+            if let config { return try KioskConfigFile.load(path: config) }
+            if FileManager.default.fileExists(atPath: Self.systemConfig) { return try KioskConfigFile.load(path: Self.systemConfig) }
+            return KioskConfig()
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(ExitStatus.badInput)
+        }
+    }
+}
 
 /// `--db`, shared by every command that reads the route database. Without it, the bundled sample network is
 /// used: imported once into the user's cache directory and reused while the sample is unchanged.
@@ -10,9 +32,9 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "The route database (made by 'kiosk import'). Default: the bundled Quito sample network.")
     var db: String?
 
-    func open() throws -> RouteDatabase {
-        if let db { return try RouteDatabase(path: db) }
-        return try RouteDatabase(path: try DefaultDatabase.samplePath())
+    /// `--db`, else the config's database, else the bundled sample.
+    func open(config: KioskConfig = KioskConfig()) throws -> RouteDatabase {
+        try RouteDatabase(path: try db ?? config.databasePath ?? DefaultDatabase.samplePath())
     }
 }
 

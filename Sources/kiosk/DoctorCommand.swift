@@ -14,7 +14,7 @@ struct DoctorCommand: ParsableCommand {
         template and keys are usable); the camera (the device exists, is a capture device, opens with the
         configured size and delivers a frame within --camera-timeout seconds); the DejaVu fonts the label
         generator draws with; the terminal (TERM, colours, size).
-        Without --config, \(RunCommand.systemConfig) if it exists, else the defaults.
+        Without --config, \(ConfigOption.systemConfig) if it exists, else the defaults.
         Exit codes: 0 nothing to fix (warnings allowed), 1 something to fix, 2 bad usage.
         """
     )
@@ -35,7 +35,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         var checks: [DoctorCheck] = []
         var kioskConfig = KioskConfig()
-        let path = config ?? (FileManager.default.fileExists(atPath: RunCommand.systemConfig) ? RunCommand.systemConfig : nil)
+        let path = config ?? (FileManager.default.fileExists(atPath: ConfigOption.systemConfig) ? ConfigOption.systemConfig : nil)
         if let path {
             do {
                 kioskConfig = try KioskConfigFile.load(path: path)
@@ -46,7 +46,7 @@ struct DoctorCommand: ParsableCommand {
             }
         } else {
             checks.append(DoctorCheck(area: "config", status: .warning, detail: "no config file: using the defaults (sample network, /dev/video0)",
-                                      fix: "copy kiosk/kiosk.example.toml to \(RunCommand.systemConfig) and edit it"))
+                                      fix: "copy kiosk/kiosk.example.toml to \(ConfigOption.systemConfig) and edit it"))
         }
         let databasePath: String
         if let configured = kioskConfig.databasePath {

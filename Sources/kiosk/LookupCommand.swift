@@ -21,6 +21,8 @@ struct LookupCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var configOption: ConfigOption
+
     @OptionGroup var moment: MomentOption
 
     @Option(help: "Minutes of departures to show (1–1440).")
@@ -38,9 +40,10 @@ struct LookupCommand: ParsableCommand {
 
     func run() throws {
         try reportingLookupErrors {
-            let routes = try database.open()
+            let config = try configOption.load()
+            let routes = try database.open(config: config)
             let instant = try moment.instant(in: routes.timeZone)
-            let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes))
+            let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes, config: config))
             let view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
             print(output.json ? try KioskJSON.encode(view, timeZone: routes.timeZone) : StopViewText.render(view, language: output.lang))
         }
@@ -75,9 +78,9 @@ enum StopQuery {
     /// A scanned stop URL is read exactly as the kiosk's scanner reads it (the same `PayloadParser`, templates,
     /// keys and signature policy): our label URLs name a stop code or id, a forged or damaged label is refused.
     /// Anything else is typed text: an exact stop_id, then an exact stop_code.
-    static func reference(for text: String, routes: RouteDatabase) throws -> StopKey {
+    static func reference(for text: String, routes: RouteDatabase, config: KioskConfig) throws -> StopKey {
         let query = try RouteDatabase.validateQuery(text)
-        let parser = try KioskConfig().payloadParser(databaseFeedID: routes.feedID)
+        let parser = try config.payloadParser(databaseFeedID: routes.feedID)
         switch parser.parse(query) {
         case .stopReference(let reference) where reference.source != .bare:
             return reference.kind == .stopID ? .id(reference.value) : .code(reference.value)

@@ -24,6 +24,8 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var configOption: ConfigOption
+
     @OptionGroup var moment: MomentOption
 
     @Option(help: "Most transfers an option may have (0–8).")
@@ -47,7 +49,8 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         try reportingLookupErrors {
-            let routes = try database.open()
+            let config = try configOption.load()
+            let routes = try database.open(config: config)
             let instant = try moment.instant(in: routes.timeZone)
             let origin = try routes.resolveEndpoint(from)
             let destination = try routes.resolveEndpoint(to)

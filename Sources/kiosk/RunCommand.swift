@@ -12,7 +12,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the kiosk screen: scan a stop's code, see its departures, type a destination, see the way.",
         discussion: """
         Reads the TOML config (every key is documented in kiosk/kiosk.example.toml); without --config,
-        \(RunCommand.systemConfig) if it exists, else the defaults (the bundled sample network, /dev/video0).
+        \(ConfigOption.systemConfig) if it exists, else the defaults (the bundled sample network, /dev/video0).
         An unknown key or a bad value stops the kiosk before it starts, naming the file and the key (exit 2).
 
         Keys on the screen: Tab or F2 switches Spanish/English; typing starts a destination (or, without a home
@@ -25,10 +25,7 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    static let systemConfig = "/etc/stopkiosk/kiosk.toml"
-
-    @Option(help: ArgumentHelp("The kiosk's TOML config.", valueName: "path"))
-    var config: String?
+    @OptionGroup var configOption: ConfigOption
 
     @Option(help: ArgumentHelp("Replay a YUV4MPEG2 video instead of the camera (testing a deployment).", valueName: "file"))
     var replay: String?
@@ -48,19 +45,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         KioskLogging.bootstrap(file: log, verbose: verbose)
-        let kioskConfig: KioskConfig
-        do {
-            if let config {
-                kioskConfig = try KioskConfigFile.load(path: config)
-            } else if FileManager.default.fileExists(atPath: Self.systemConfig) {
-                kioskConfig = try KioskConfigFile.load(path: Self.systemConfig)
-            } else {
-                kioskConfig = KioskConfig()
-            }
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode(ExitStatus.badInput)
-        }
+        let kioskConfig = try configOption.load()
         let databasePath: String
         do {
             databasePath = try kioskConfig.databasePath ?? DefaultDatabase.samplePath()

@@ -57,6 +57,41 @@ import Testing
         #expect(!result.stderr.contains("\u{1B}"), "escape sequences from the query must not reach the terminal")
     }
 
+    @Test func signedLabelURLsWithTheKiosksConfig() throws {
+        let dir = TestSupport.temporaryDirectory("signed")
+        let keys = try TestSupport.runKiosk(["keys", "generate", "--out", dir.path], environment: environment)
+        #expect(keys.status == 0, "\(keys.stderr)")
+        let publicLine = try #require(keys.stdout.split(separator: "\n").compactMap { line in
+            line.range(of: "stopkiosk-ed25519-public-v1:").map { String(line[$0.lowerBound...]) }
+        }.first)
+        let labels = try TestSupport.runKiosk(["labels", "--stops", "1091", "--sign-key", dir.appendingPathComponent("label-signing.key").path,
+                                               "--json", "--out", dir.appendingPathComponent("l.pdf").path], environment: environment)
+        #expect(labels.status == 0, "\(labels.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(labels.stdout.utf8)) as? [String: Any])
+        let url = try #require((object["labels"] as? [[String: Any]])?.first?["payload"] as? String)
+        let config = dir.appendingPathComponent("kiosk.toml")
+        try "[labels]\nsignature_policy = \"require\"\npublic_keys = [\"\(publicLine)\"]\n".write(to: config, atomically: true, encoding: .utf8)
+
+        let genuine = try lookup([url, "--config", config.path, "--at", "2026-11-25T08:00", "--json"])
+        #expect(genuine.status == 0, "\(genuine.stderr)")
+        #expect(genuine.stdout.contains("\"code\" : \"1091\""))
+
+        let edited = url.replacingOccurrences(of: "/s/1091?", with: "/s/1092?")
+        let forged = try lookup([edited, "--config", config.path])
+        #expect(forged.status == 2)
+        #expect(forged.stderr.contains("forged or damaged label"))
+
+        let unsigned = try lookup(["https://transit.example/s/1091", "--config", config.path])
+        #expect(unsigned.status == 2)
+        #expect(unsigned.stderr.contains("signature required"))
+
+        let badConfig = dir.appendingPathComponent("bad.toml")
+        try "[labels]\nsignature_policy = \"sometimes\"\n".write(to: badConfig, atomically: true, encoding: .utf8)
+        let refused = try lookup(["1091", "--config", badConfig.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("bad.toml"))
+    }
+
     @Test func missingOrCorruptDatabase() throws {
         let dir = TestSupport.temporaryDirectory("dbs")
         let missing = try lookup(["1091", "--db", dir.appendingPathComponent("none.sqlite").path])
