@@ -84,9 +84,12 @@ public enum ScanText {
     public static func camera(_ state: CameraState, source: String, language: Language) -> String {
         let device = TerminalText.sanitize(source, maxLength: 120)
         switch state {
-        case .reconnecting(let error, _, _):
+        case .reconnecting(let error, let attempt, let retryIn):
+            let (seconds, attoseconds) = retryIn.components
+            let wait = String(format: "%g", Double(seconds) + Double(attoseconds) / 1e18)
             let unavailable = language == .es ? "cámara no disponible" : "camera unavailable"
-            return "\(device): \(unavailable): \(TerminalText.sanitize(state.description, maxLength: 300)) [\(error.kind)]"
+            let retry = language == .es ? "intento \(attempt + 1) en \(wait) s" : "retry \(attempt + 1) in \(wait) s"
+            return "\(device): \(unavailable) [\(error.kind)]: \(TerminalText.sanitize(error.description, maxLength: 300)); \(retry)"
         case .streaming:
             return "\(device): " + (language == .es ? "cámara lista" : "camera ready") + " (\(state.description))"
         case .idle, .closed:

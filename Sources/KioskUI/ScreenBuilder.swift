@@ -56,15 +56,15 @@ public enum KioskScreenBuilder {
         let lang = state.language
         let zone = timeZone(state)
         guard width >= 30, height >= 8 else {
-            canvas.put(ScreenCanvas.truncate(ScreenText.holdCodePrompt.text(lang), to: width), row: 0, column: 0, style: .bold)
+            canvas.put(ScreenCanvas.truncate(Message.holdCodePrompt.text(lang), to: width), row: 0, column: 0, style: .bold)
             return canvas
         }
 
         // Header: where we are, the clock, and the language key (always visible).
         canvas.fill(row: 0, style: headerStyle)
         let clock = LocalTime.clock(state.now, in: zone)
-        var right = "\(clock)  [\(ScreenText.keyLanguage.text(lang))] "
-        if context.demo { right = "\(ScreenText.demoBanner.text(lang))  " + right }
+        var right = "\(clock)  [\(Message.keyLanguage.text(lang))] "
+        if context.demo { right = "\(Message.demoBanner.text(lang))  " + right }
         let rightWidth = ScreenCanvas.width(of: right)
         canvas.put(" " + ScreenCanvas.truncate(title(state, context: context), to: width - rightWidth - 3), row: 0, column: 0, style: headerStyle)
         canvas.put(right, row: 0, column: width - rightWidth, style: headerStyle)
@@ -76,7 +76,7 @@ public enum KioskScreenBuilder {
         switch state.camera {
         case .unavailable:
             canvas.fill(row: bottom, style: warningStyle)
-            canvas.put(" " + ScreenText.cameraUnavailable.text(lang), row: bottom, column: 0, style: warningStyle)
+            canvas.put(" " + Message.cameraUnavailable.text(lang), row: bottom, column: 0, style: warningStyle)
             bottom -= 1
         default: break
         }
@@ -84,12 +84,12 @@ public enum KioskScreenBuilder {
 
         switch state.database {
         case .unavailable:
-            drawFullMessage(&canvas, rows: body, title: ScreenText.databaseUnavailable.text(lang),
-                            detail: ScreenText.databaseUnavailableDetail.text(lang), style: errorStyle)
+            drawFullMessage(&canvas, rows: body, title: Message.databaseUnavailable.text(lang),
+                            detail: Message.databaseUnavailableDetail.text(lang), style: errorStyle)
             return canvas
         case let .outOfService(_, _, _, start, end) where state.screen == .idle:
-            drawFullMessage(&canvas, rows: body, title: ScreenText.outOfService(start: start, end: end).text(lang),
-                            detail: ScreenText.outOfServiceDetail.text(lang), style: warningStyle)
+            drawFullMessage(&canvas, rows: body, title: Message.outOfService(start: start, end: end).text(lang),
+                            detail: Message.outOfServiceDetail.text(lang), style: warningStyle)
             return canvas
         default: break
         }
@@ -129,15 +129,15 @@ public enum KioskScreenBuilder {
         case let .entry(entry):
             switch entry.purpose {
             case let .destination(from): return stopLabel(from.view.stop) + "  →  ?"
-            case .origin: return ScreenText.typeYourStop.text(lang)
+            case .origin: return Message.typeYourStop.text(lang)
             }
         case let .plan(plan):
             let to = plan.plan.map { clean($0.to.name) } ?? plan.destinationLabel
-            return Message.journeyHeading(from: clean(plan.from.view.stop.name), to: to, lang)
+            return Message.journeyHeading(from: clean(plan.from.view.stop.name), to: to).text(lang)
         }
     }
 
-    static func footerKeys(_ state: KioskState) -> [ScreenText] {
+    static func footerKeys(_ state: KioskState) -> [Message] {
         switch state.screen {
         case .idle: return []
         case .stop: return [.keyHome, .keyScroll]
@@ -146,10 +146,10 @@ public enum KioskScreenBuilder {
         }
     }
 
-    static func drawFooter(_ canvas: inout ScreenCanvas, row: Int, keys: [ScreenText], lang: Language) {
+    static func drawFooter(_ canvas: inout ScreenCanvas, row: Int, keys: [Message], lang: Language) {
         canvas.fill(row: row, style: footerStyle)
         var x = 1
-        let all = [ScreenText.keyLanguage] + keys
+        let all = [Message.keyLanguage] + keys
         for (i, key) in all.enumerated() {
             if i > 0 { x += canvas.put("  ·  ", row: row, column: x, style: footerStyle) }
             x += canvas.put(key.text(lang), row: row, column: x, style: footerKeyStyle)
@@ -199,13 +199,13 @@ public enum KioskScreenBuilder {
         let (title, detail, style): (String, String, CellStyle)
         switch notice.kind {
         case let .notAStopCode(text):
-            (title, detail, style) = (ScreenText.notAStopCode.text(lang), ScreenText.notAStopCodeDetail(clean(text, 50)).text(lang), warningStyle)
+            (title, detail, style) = (Message.notAStopCode.text(lang), Message.notAStopCodeDetail(clean(text, 50)).text(lang), warningStyle)
         case let .unknownStop(value):
-            (title, detail, style) = (ScreenText.unknownStop(clean(value, 30)).text(lang), ScreenText.unknownStopDetail.text(lang), warningStyle)
+            (title, detail, style) = (Message.unknownStop(clean(value, 30)).text(lang), Message.unknownStopDetail.text(lang), warningStyle)
         case let .forged(claimed):
-            (title, detail, style) = (ScreenText.forged.text(lang), ScreenText.forgedDetail(clean(claimed, 30)).text(lang), errorStyle)
+            (title, detail, style) = (Message.forged.text(lang), Message.forgedDetail(clean(claimed, 30)).text(lang), errorStyle)
         case .signatureRequired:
-            (title, detail, style) = (ScreenText.signatureRequired.text(lang), ScreenText.signatureRequiredDetail.text(lang), warningStyle)
+            (title, detail, style) = (Message.signatureRequired.text(lang), Message.signatureRequiredDetail.text(lang), warningStyle)
         case let .failure(failure):
             (title, detail, style) = (failureText(failure, lang), "", warningStyle)
         }
@@ -215,18 +215,18 @@ public enum KioskScreenBuilder {
         box(&canvas, top: top, left: left, width: w, height: 7, style: style, fill: style)
         centered(&canvas, title, row: top + 2, column: left + 1, width: w - 2, style: style)
         centered(&canvas, detail, row: top + 3, column: left + 1, width: w - 2, style: CellStyle(foreground: style.foreground, background: style.background))
-        centered(&canvas, ScreenText.pressAnyKey.text(lang), row: top + 5, column: left + 1, width: w - 2,
+        centered(&canvas, Message.pressAnyKey.text(lang), row: top + 5, column: left + 1, width: w - 2,
                  style: CellStyle(foreground: style.foreground, background: style.background, dim: true))
     }
 
     static func failureText(_ failure: KioskFailure, _ lang: Language) -> String {
         switch failure {
-        case .databaseUnavailable: return ScreenText.databaseUnavailable.text(lang)
-        case let .outOfService(_, start, end): return ScreenText.outOfService(start: start, end: end).text(lang)
-        case let .noSuchStop(query): return ScreenText.noSuchStop(clean(query, 40)).text(lang)
-        case .ambiguous: return ScreenText.ambiguous.text(lang)
-        case .sameStop: return ScreenText.sameStop.text(lang)
-        case .other: return ScreenText.lookupFailed.text(lang)
+        case .databaseUnavailable: return Message.databaseUnavailable.text(lang)
+        case let .outOfService(_, start, end): return Message.outOfService(start: start, end: end).text(lang)
+        case let .noSuchStop(query): return Message.noSuchStop(clean(query, 40)).text(lang)
+        case .ambiguous: return Message.ambiguous.text(lang)
+        case .sameStop: return Message.sameStop.text(lang)
+        case .other: return Message.lookupFailed.text(lang)
         }
     }
 
@@ -298,16 +298,16 @@ public enum KioskScreenBuilder {
         box(&canvas, top: row, left: left, width: boxWidth, height: boxHeight, style: promptStyle, fill: promptStyle)
         let inner = boxWidth - 2
         let textRows = boxHeight == 8 ? [2, 3, 5] : boxHeight == 7 ? [2, 3, 4] : [1, 2, 3]
-        centered(&canvas, ScreenText.holdCodePrompt.text(lang), row: row + textRows[0], column: left + 1, width: inner, style: promptStyle)
-        centered(&canvas, ScreenText.holdCodePrompt.text(lang.other), row: row + textRows[1], column: left + 1, width: inner,
+        centered(&canvas, Message.holdCodePrompt.text(lang), row: row + textRows[0], column: left + 1, width: inner, style: promptStyle)
+        centered(&canvas, Message.holdCodePrompt.text(lang.other), row: row + textRows[1], column: left + 1, width: inner,
                  style: CellStyle(foreground: .black, background: .brightYellow))
-        centered(&canvas, ScreenText.holdCodeDetail.text(lang), row: row + textRows[2], column: left + 1, width: inner,
+        centered(&canvas, Message.holdCodeDetail.text(lang), row: row + textRows[2], column: left + 1, width: inner,
                  style: CellStyle(foreground: .black, background: .brightYellow, dim: true))
         row += boxHeight + 1
 
         let last = rows.upperBound
         // The way to type instead, at the bottom of the body.
-        centered(&canvas, ScreenText.typeInstead(hasHome: state.home != nil).text(lang), row: last, width: w, style: .bold)
+        centered(&canvas, Message.typeInstead(hasHome: state.home != nil).text(lang), row: last, width: w, style: .bold)
 
         guard let home = state.home else {
             if let failure = state.homeFailure, row < last {
@@ -316,7 +316,7 @@ public enum KioskScreenBuilder {
             return
         }
         guard row < last - 1 else { return }
-        draw(&canvas, ScreenLine([ScreenSpan(" " + ScreenText.nextDeparturesHere.text(lang) + " · " + Message.departures(minutes: home.view.windowMinutes).text(lang), sectionStyle)]),
+        draw(&canvas, ScreenLine([ScreenSpan(" " + Message.nextDeparturesHere.text(lang) + " · " + Message.departures(minutes: home.view.windowMinutes).text(lang), sectionStyle)]),
              row: row, column: 0, width: w)
         row += 1
         let space = last - 1 - row
@@ -390,11 +390,11 @@ public enum KioskScreenBuilder {
         // The prompt to go on: type or scan a destination.
         let promptRow = rows.upperBound
         canvas.fill(row: promptRow, style: promptStyle)
-        canvas.put(" " + ScreenText.whereTo.text(lang) + "  " + ScreenText.typeOrScanDestination.text(lang), row: promptRow, column: 0, style: promptStyle)
+        canvas.put(" " + Message.whereTo.text(lang) + "  " + Message.typeOrScanDestination.text(lang), row: promptRow, column: 0, style: promptStyle)
         let body = rows.lowerBound...(promptRow - 1)
 
         guard let board = screen.board else {
-            let text = screen.failure.map { failureText($0, lang) } ?? ScreenText.loadingStop.text(lang)
+            let text = screen.failure.map { failureText($0, lang) } ?? Message.loadingStop.text(lang)
             centered(&canvas, text, row: body.lowerBound + body.count / 2, width: w, style: screen.failure == nil ? .dim : warningStyle)
             return
         }
@@ -423,7 +423,7 @@ public enum KioskScreenBuilder {
             let room = body.upperBound - left + 1
             for (i, line) in visible.enumerated() where i < room {
                 if i == room - 1 && visible.count > room {
-                    draw(&canvas, ScreenLine([ScreenSpan("  " + ScreenText.moreBelow(visible.count - room + 1).text(lang), .dim)]), row: left, column: 0, width: leftW)
+                    draw(&canvas, ScreenLine([ScreenSpan("  " + Message.moreBelow(visible.count - room + 1).text(lang), .dim)]), row: left, column: 0, width: leftW)
                 } else {
                     draw(&canvas, line, row: left, column: 0, width: leftW)
                 }
@@ -488,7 +488,7 @@ public enum KioskScreenBuilder {
         let visible = Array(departures.dropFirst(min(screen.scroll, max(0, departures.count - 1))))
         for (i, line) in visible.enumerated() where i < departureRoom {
             if i == departureRoom - 1 && visible.count > departureRoom {
-                draw(&canvas, ScreenLine([ScreenSpan("  " + ScreenText.moreBelow(visible.count - departureRoom + 1).text(lang), .dim)]), row: row, column: 0, width: w)
+                draw(&canvas, ScreenLine([ScreenSpan("  " + Message.moreBelow(visible.count - departureRoom + 1).text(lang), .dim)]), row: row, column: 0, width: w)
             } else {
                 draw(&canvas, line, row: row, column: 0, width: w)
             }
@@ -509,13 +509,13 @@ public enum KioskScreenBuilder {
         var row = rows.lowerBound + 1
         let question: String
         switch entry.purpose {
-        case .destination: question = ScreenText.whereTo.text(lang)
-        case .origin: question = ScreenText.typeYourStop.text(lang)
+        case .destination: question = Message.whereTo.text(lang)
+        case .origin: question = Message.typeYourStop.text(lang)
         }
         canvas.put("  " + question, row: row, column: 0, style: .bold)
         row += 1
         if case .destination = entry.purpose {
-            canvas.put("  " + ScreenText.typeOrScanDestination.text(lang), row: row, column: 0, style: .dim)
+            canvas.put("  " + Message.typeOrScanDestination.text(lang), row: row, column: 0, style: .dim)
             row += 1
         }
         row += 1
@@ -532,7 +532,7 @@ public enum KioskScreenBuilder {
 
         if entry.text.trimmingCharacters(in: .whitespaces).isEmpty { return }
         if entry.matches.isEmpty {
-            canvas.put("  " + ScreenText.noMatches.text(lang), row: row, column: 0, style: .dim)
+            canvas.put("  " + Message.noMatches.text(lang), row: row, column: 0, style: .dim)
             return
         }
         let room = rows.upperBound - row + 1
@@ -604,7 +604,7 @@ public enum KioskScreenBuilder {
         let lang = state.language
         let w = canvas.width
         guard let journey = plan.plan else {
-            let text = plan.failure.map { failureText($0, lang) } ?? ScreenText.planning.text(lang)
+            let text = plan.failure.map { failureText($0, lang) } ?? Message.planning.text(lang)
             centered(&canvas, text, row: rows.lowerBound + rows.count / 2, width: w, style: plan.failure == nil ? .dim : warningStyle)
             return
         }
@@ -614,7 +614,7 @@ public enum KioskScreenBuilder {
         var row = rows.lowerBound
         for (i, line) in lines.dropFirst(scroll).enumerated() where i < room {
             if i == room - 1 && lines.count - scroll > room {
-                draw(&canvas, ScreenLine([ScreenSpan("  " + ScreenText.moreBelow(lines.count - scroll - room + 1).text(lang), .dim)]), row: row, column: 0, width: w)
+                draw(&canvas, ScreenLine([ScreenSpan("  " + Message.moreBelow(lines.count - scroll - room + 1).text(lang), .dim)]), row: row, column: 0, width: w)
             } else {
                 draw(&canvas, line, row: row, column: 0, width: w)
             }

@@ -12,15 +12,21 @@ import TransitStore
 enum ScanFixtures {
     // MARK: The sample network
 
-    /// The Quito sample network, imported once per test process into a temporary database.
+    /// The Quito sample network, imported once per test process (into the build directory, beside the products,
+    /// so that nothing is left behind in the temporary directory; the import replaces the file atomically).
     static let sampleDatabasePath: Result<String, ScanFixtureFailure> = {
-        let path = temporaryDirectory("db") + "/routes.sqlite"
+        let path = scratchDirectory + "/scan-tests-sample.sqlite"
         do {
             _ = try GTFSImporter(feedPath: SampleData.sampleNetworkFeed.path, databasePath: path).run()
             return .success(path)
         } catch {
             return .failure(ScanFixtureFailure("importing the sample network failed: \(error)"))
         }
+    }()
+
+    /// The build directory when it is writable, else a temporary directory.
+    static let scratchDirectory: String = {
+        FileManager.default.isWritableFile(atPath: productsDirectory) ? productsDirectory : temporaryDirectory("scratch")
     }()
 
     static func database() throws -> RouteDatabase {
@@ -162,7 +168,7 @@ enum ScanFixtures {
     }
 
     /// Runs `kiosk ARGS…` to completion (a guard of `limit` seconds against hangs only), with the cache in a
-    /// temporary directory.
+    /// temporary directory removed afterwards.
     static func runKiosk(_ arguments: [String], environment: [String: String] = [:], preload: String? = nil,
                          limit: Double = 180) throws -> Run {
         let running = try startKiosk(arguments, environment: environment, preload: preload, mergeOutput: false)
@@ -229,7 +235,7 @@ enum ScanFixtures {
         process.executableURL = URL(fileURLWithPath: kiosk)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FAKEV4L2_") && $0.key != "LD_PRELOAD" }
-        env["XDG_CACHE_HOME"] = temporaryDirectory("cache")
+        env["XDG_CACHE_HOME"] = directory + "/cache" // removed with the run's directory
         for (key, value) in environment { env[key] = value }
         if let preload { env["LD_PRELOAD"] = preload }
         process.environment = env
@@ -257,19 +263,21 @@ enum ScanFixtures {
 
     static var canFakeCamera: Bool { compiler != nil && canRenderQR }
 
-    /// libfakev4l2.so, compiled once per test process into a temporary directory.
+    /// libfakev4l2.so, compiled once per test process (into the build directory, replaced atomically).
     static let fakeCameraLibrary: Result<String, ScanFixtureFailure> = {
         guard let compiler else { return .failure(ScanFixtureFailure("no C compiler (cc, gcc, clang) on PATH")) }
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/fakev4l2/fakev4l2.c").path
-        let library = temporaryDirectory("fakev4l2") + "/libfakev4l2.so"
+        let library = scratchDirectory + "/libfakev4l2-scan.so"
+        let temporary = library + ".\(getpid()).tmp"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: compiler)
-        process.arguments = ["-shared", "-fPIC", "-O2", "-o", library, source, "-ldl", "-lpthread"]
+        process.arguments = ["-shared", "-fPIC", "-O2", "-o", temporary, source, "-ldl", "-lpthread"]
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { return .failure(ScanFixtureFailure("cannot run \(compiler): \(error)")) }
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard process.terminationStatus == 0, rename(temporary, library) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
             return .failure(ScanFixtureFailure("compiling \(source) failed with status \(process.terminationStatus)"))
         }
         return .success(library)

@@ -29,8 +29,8 @@ import TransitStore
             let canvas = build(KioskFixtures.idleState(language: language), size)
             expectFits(canvas)
             let text = canvas.text
-            #expect(text.contains(ScreenText.holdCodePrompt.text(language)))
-            #expect(text.contains(ScreenText.holdCodePrompt.text(language.other)))
+            #expect(text.contains(Message.holdCodePrompt.text(language)))
+            #expect(text.contains(Message.holdCodePrompt.text(language.other)))
             #expect(text.contains(language == .es ? "Tab: English" : "Tab: Español"))
             #expect(text.contains("El Ejido"))
             #expect(text.contains("08:00"))
@@ -52,7 +52,7 @@ import TransitStore
             #expect(text.contains("La Y") && text.contains("El Recreo"))
             #expect(text.contains("7 min") && text.contains("2 min"))
             #expect(text.contains(Message.departures(minutes: 60).text(language)))
-            #expect(text.contains(ScreenText.typeOrScanDestination.text(language)))
+            #expect(text.contains(Message.typeOrScanDestination.text(language)))
             #expect(text.contains(Message.firstAndLast(date: "2026-11-25").text(language)))
         }
         // The wide layout also has room for routes and nearby stops.
@@ -80,10 +80,10 @@ import TransitStore
             expectFits(canvas)
             #expect(canvas.text.contains("cumba"))
             #expect(canvas.text.contains("► Cumbayá  [5007]"))
-            #expect(canvas.text.contains(ScreenText.whereTo.text(language)))
+            #expect(canvas.text.contains(Message.whereTo.text(language)))
         }
         _ = state.handle(.key(.enter), now: KioskFixtures.morning)
-        #expect(build(state, (80, 24)).text.contains(ScreenText.planning.text(language)))
+        #expect(build(state, (80, 24)).text.contains(Message.planning.text(language)))
         _ = state.handle(.planLoaded(.success(KioskFixtures.plan(from: "2010", to: "5007"))), now: KioskFixtures.morning)
         for size in Self.sizes {
             let canvas = build(state, size)
