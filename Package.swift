@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "TransitModel", "TransitStore", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels",
+                "TransitModel", "TransitStore", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels", "SampleData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),

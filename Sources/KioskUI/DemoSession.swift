@@ -103,10 +103,15 @@ public final class DemoReplaySource: FrameSource {
     private let interval: UInt64
     private var closed = false
 
-    public init(session: DemoSession, videoPath: String, loop: Bool) throws(CaptureError) {
+    /// Paced like a camera at the session's rate, unless `paced` is false (soak tests and benchmarks replay the
+    /// same passenger as fast as the kiosk can take it).
+    public let paced: Bool
+
+    public init(session: DemoSession, videoPath: String, loop: Bool, paced: Bool = true) throws(CaptureError) {
         self.session = session
         self.path = videoPath
         self.loop = loop
+        self.paced = paced
         self.interval = UInt64(1e9 / max(1, session.framesPerSecond))
         let video = try Y4MFileSource(path: videoPath, loop: false, pacing: .unpaced)
         defer { video.close() }
@@ -138,7 +143,9 @@ public final class DemoReplaySource: FrameSource {
         remaining -= 1
         // Pace like a camera: one frame per interval, never catching up in bursts.
         let now = DispatchTime.now().uptimeNanoseconds
-        if nextDue > now {
+        if !paced {
+            nextDue = now
+        } else if nextDue > now {
             Thread.sleep(forTimeInterval: Double(nextDue - now) / 1e9)
             nextDue += interval
         } else {

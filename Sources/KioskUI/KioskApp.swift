@@ -37,6 +37,10 @@ public struct KioskRunOptions: Sendable {
     public var plainSize = (width: 80, height: 24)
     /// Poll the database file for a new import this often.
     public var databaseCheckInterval: TimeInterval = 2
+    /// Replay the demo session as fast as the kiosk takes it instead of at the camera's rate (soak benchmark).
+    public var unpacedDemo = false
+    /// End the frame input after this many frames, as if the replay had ended (soak benchmark).
+    public var frameLimit: Int?
 
     public init(config: KioskConfig, databasePath: String, input: KioskFrameInput, context: ScreenContext = ScreenContext()) {
         self.config = config
@@ -411,12 +415,14 @@ public final class KioskApp {
         let config = options.config
         let queue = self.queue
         let control = self.control
+        let options = self.options
         if case .none = input {
             queue.post(.kiosk(.camera(.none)))
             return
         }
         let thread = Thread {
-            KioskScanLoop(input: input, config: config, queue: queue, control: control).run()
+            KioskScanLoop(input: input, config: config, queue: queue, control: control, pacedDemo: !options.unpacedDemo,
+                          frameLimit: options.frameLimit).run()
         }
         thread.name = "kiosk-scan"
         thread.start()
@@ -430,13 +436,17 @@ struct KioskScanLoop {
     let config: KioskConfig
     let queue: RuntimeEventQueue
     let control: ScanControl
+    let pacedDemo: Bool
+    let frameLimit: Int?
     private let logger = Logger(label: "stopkiosk.scan")
 
-    init(input: KioskFrameInput, config: KioskConfig, queue: RuntimeEventQueue, control: ScanControl) {
+    init(input: KioskFrameInput, config: KioskConfig, queue: RuntimeEventQueue, control: ScanControl, pacedDemo: Bool = true, frameLimit: Int? = nil) {
         self.input = input
         self.config = config
         self.queue = queue
         self.control = control
+        self.pacedDemo = pacedDemo
+        self.frameLimit = frameLimit
     }
 
     func run() {
@@ -454,7 +464,12 @@ struct KioskScanLoop {
         var generation = -1
         let pipelineConfiguration = (try? ScanPipelineConfiguration(kiosk: config)) ?? ScanPipelineConfiguration()
         var streaming = false
+        var frames = 0
         while !control.stopped {
+            if let frameLimit, frames >= frameLimit {
+                queue.post(.replayEnded)
+                return
+            }
             if control.paused {
                 Thread.sleep(forTimeInterval: 0.05)
                 continue
@@ -484,6 +499,7 @@ struct KioskScanLoop {
                 queue.post(.replayEnded)
                 return
             }
+            frames += 1
             if !streaming {
                 streaming = true
                 queue.post(.kiosk(.camera(.streaming)))
@@ -518,7 +534,7 @@ struct KioskScanLoop {
             }
             return source
         case let .demo(session, videoPath, loop):
-            return try DemoReplaySource(session: session, videoPath: videoPath, loop: loop)
+            return try DemoReplaySource(session: session, videoPath: videoPath, loop: loop, paced: pacedDemo)
         case let .replay(spec):
             return try spec.open()
         }

@@ -155,3 +155,15 @@ extension RouteDatabase {
         return best?.date
     }
 }
+
+extension RouteDatabase {
+    /// The IDs of the stops with the most departures (for benchmarks that want the heaviest stop views).
+    public func busiestStopIDs(limit: Int) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT s.stop_id FROM stop_times st JOIN stops s ON s.stop_idx = st.stop_idx
+                GROUP BY st.stop_idx ORDER BY COUNT(*) DESC, s.stop_id LIMIT ?
+                """, arguments: [limit])
+        }
+    }
+}

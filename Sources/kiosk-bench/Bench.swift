@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Measure StopKiosk against its peers (release build).",
-        subcommands: [ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self]
+        subcommands: [ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self]
     )
 }
 
@@ -73,6 +73,40 @@ enum Measure {
             throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (wait status \(status))")
         }
         return ChildRun(seconds: elapsed, peakResidentMB: Double(usage.ru_maxrss) / 1024)
+    }
+
+    struct TimedRun {
+        var seconds: Double
+        /// User + system CPU of the child over its whole life.
+        var cpuSeconds: Double
+    }
+
+    /// Starts a long-running command (extra `environment` entries added to ours, standard error to a file), lets it
+    /// run for `seconds`, stops it with SIGTERM, and returns its wall and CPU time from wait4.
+    static func runFor(seconds: Double, _ executable: String, _ arguments: [String], environment: [String], stderrPath: String) throws -> TimedRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        var inherited: [String] = []
+        var index = 0
+        while let entry = environ[index] { inherited.append(String(cString: entry)); index += 1 }
+        let envp = (inherited + environment).map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        Thread.sleep(forTimeInterval: seconds)
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        func value(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return TimedRun(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpuSeconds: value(usage.ru_utime) + value(usage.ru_stime))
     }
 
     static func which(_ name: String) -> String? {
