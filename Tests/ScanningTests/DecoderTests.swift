@@ -69,12 +69,20 @@ struct DecoderTests {
         }
     }
 
-    @Test func rotatingBudgetSpreadsTheLadderOverFrames() {
-        let frame = DecodeFixtures.frame(withQR: "inverted, found on the second frame", inverted: true)
-        let decoder = ZBarDecoder(configuration: DecoderConfiguration(recovery: [.halfScale, .inverted], recoveryBudget: 0))
-        // Frame 1 tries only the half-scale step; frame 2 continues with the inversion.
+    @Test func recoveryCreditSpreadsTheLadderOverFrames() {
+        let frame = DecodeFixtures.frame(withQR: "inverted, found on the third frame", inverted: true)
+        let decoder = ZBarDecoder(configuration: DecoderConfiguration(recovery: [.halfScale, .inverted], recoveryBudget: 0.6))
+        // Frame 1 earns 0.6 passes: the half-scale step (0.25) runs, the inversion (1) must wait. Frame 2 has 0.95,
+        // still short; frame 3 reaches the cap (1, the costliest step) and runs the inversion.
+        #expect(decoder.decode(frame).isEmpty)
         #expect(decoder.decode(frame).isEmpty)
         #expect(decoder.decode(frame).first?.foundBy == .recovery(.inverted))
+    }
+
+    @Test func zeroBudgetMeansDirectPassesOnly() {
+        let frame = DecodeFixtures.frame(withQR: "inverted", inverted: true)
+        let decoder = ZBarDecoder(configuration: DecoderConfiguration(recovery: [.inverted], recoveryBudget: 0))
+        for _ in 0..<5 { #expect(decoder.decode(frame).isEmpty) }
     }
 
     @Test func disabledSymbologiesAreNotReported() {
