@@ -36,6 +36,8 @@ enum Measure {
 
     static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 50) }
 
+    static func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+
     struct ChildRun {
         var seconds: Double
         /// The child's own peak resident memory, from the kernel's accounting at exit.
