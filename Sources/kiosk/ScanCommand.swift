@@ -38,6 +38,8 @@ struct ScanCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var configOption: ConfigOption
+
     @Flag(help: "Print JSON Lines instead of text.")
     var json = false
 
@@ -95,7 +97,8 @@ struct ScanCommand: ParsableCommand {
     func run() throws {
         bootstrapLogging(verbose: verbose)
         let logger = Logger(label: "kiosk.scan")
-        var config = KioskConfig()
+        // The kiosk's config first (templates, keys, policy, symbologies, debounce, camera size); options override it.
+        var config = try configOption.load()
         if let template { config.urlTemplate = template }
         if let policy { config.signaturePolicy = policy }
         config.publicKeys += publicKeys
@@ -103,7 +106,7 @@ struct ScanCommand: ParsableCommand {
         if let debounce { config.debounceSeconds = debounce }
 
         try reportingLookupErrors {
-            let routes = try database.open()
+            let routes = try database.open(config: config)
             let resolver: ScanResolver
             var pipelineConfiguration: ScanPipelineConfiguration
             do {

@@ -85,6 +85,16 @@ import Testing
         #expect(unsigned.status == 2)
         #expect(unsigned.stderr.contains("signature required"))
 
+        // The same config drives `kiosk scan`: the printed label, photographed, resolves under `require`.
+        let png = dir.appendingPathComponent("1091.png")
+        let printed = try TestSupport.runKiosk(["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--sign-key",
+                                                dir.appendingPathComponent("label-signing.key").path, "--out", png.path], environment: environment)
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let scanned = try TestSupport.runKiosk(["scan", "--images", png.path, "--config", config.path, "--json", "--once"], environment: environment)
+        #expect(scanned.status == 0, "\(scanned.stderr)")
+        #expect(scanned.stdout.contains("\"status\":\"stop\"") || scanned.stdout.contains("\"status\" : \"stop\""), "\(scanned.stdout)")
+        #expect(scanned.stdout.contains("1091"))
+
         let badConfig = dir.appendingPathComponent("bad.toml")
         try "[labels]\nsignature_policy = \"sometimes\"\n".write(to: badConfig, atomically: true, encoding: .utf8)
         let refused = try lookup(["1091", "--config", badConfig.path])
