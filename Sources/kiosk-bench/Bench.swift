@@ -40,75 +40,61 @@ enum Measure {
 
     struct ChildRun {
         var seconds: Double
+        /// The child's exit code, or 128 + the signal that ended it (as a shell reports it).
+        var status: Int32
+        /// User + system CPU of the child over its whole life.
+        var cpuSeconds: Double
         /// The child's own peak resident memory, from the kernel's accounting at exit.
         var peakResidentMB: Double
     }
 
     /// Runs a command with posix_spawn and reaps it with wait4, so the time is the child's life and nothing else
-    /// (Foundation's Process polls for exit and would add tens of milliseconds). Standard output is discarded;
-    /// `stdin`, when given, is fed from a temporary file.
-    @discardableResult
-    static func runProcess(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ChildRun {
+    /// (Foundation's Process polls for exit and would add tens of milliseconds). Standard input comes from
+    /// `stdinPath`, output goes to the given files (or /dev/null); `environment` entries are added to ours;
+    /// with `stopAfter`, the child is sent SIGTERM after that many seconds.
+    static func spawn(_ executable: String, _ arguments: [String], stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
+                      stderrPath: String? = nil, environment: [String] = [], stopAfter: Double? = nil) throws -> ChildRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var inputPath: String?
-        if let stdin {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-stdin-\(getpid())").path
-            try stdin.write(toFile: path, atomically: false, encoding: .utf8)
-            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
-            inputPath = path
-        }
-        defer { if let inputPath { unlink(inputPath) } }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        guard status == 0 else {
-            throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (wait status \(status))")
-        }
-        return ChildRun(seconds: elapsed, peakResidentMB: Double(usage.ru_maxrss) / 1024)
-    }
-
-    struct TimedRun {
-        var seconds: Double
-        /// User + system CPU of the child over its whole life.
-        var cpuSeconds: Double
-    }
-
-    /// Starts a long-running command (extra `environment` entries added to ours, standard error to a file), lets it
-    /// run for `seconds`, stops it with SIGTERM, and returns its wall and CPU time from wait4.
-    static func runFor(seconds: Double, _ executable: String, _ arguments: [String], environment: [String], stderrPath: String) throws -> TimedRun {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
         var inherited: [String] = []
         var index = 0
         while let entry = environ[index] { inherited.append(String(cString: entry)); index += 1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = (inherited + environment).map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        Thread.sleep(forTimeInterval: seconds)
-        kill(pid, SIGTERM)
+        if let stopAfter {
+            Thread.sleep(forTimeInterval: stopAfter)
+            kill(pid, SIGTERM)
+        }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         func value(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return TimedRun(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, cpuSeconds: value(usage.ru_utime) + value(usage.ru_stime))
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ChildRun(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, status: code,
+                        cpuSeconds: value(usage.ru_utime) + value(usage.ru_stime), peakResidentMB: Double(usage.ru_maxrss) / 1024)
+    }
+
+    /// Runs a command to completion (optionally fed `stdin`) and fails loudly if it fails.
+    @discardableResult
+    static func runProcess(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ChildRun {
+        var inputPath = "/dev/null"
+        if let stdin {
+            inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-stdin-\(getpid())").path
+            try stdin.write(toFile: inputPath, atomically: false, encoding: .utf8)
+        }
+        defer { if stdin != nil { unlink(inputPath) } }
+        let run = try spawn(executable, arguments, stdinPath: inputPath)
+        guard run.status == 0 else { throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))") }
+        return run
     }
 
     static func which(_ name: String) -> String? {

@@ -158,8 +158,8 @@ struct KioskBench: ParsableCommand {
             "LD_PRELOAD=\(shim)", "FAKEV4L2_DEVICE=/dev/video42", "FAKEV4L2_FRAMES=\(frames)", "FAKEV4L2_FORMAT=YUYV",
             "FAKEV4L2_FPS=30", "FAKEV4L2_STATS=1",
         ]
-        let run = try Measure.runFor(seconds: Double(idleSeconds), kiosk, ["run", "--config", config, "--log", "/dev/null"],
-                                     environment: environment, stderrPath: stderrPath)
+        let run = try Measure.spawn(kiosk, ["run", "--config", config, "--log", "/dev/null"], stderrPath: stderrPath,
+                                    environment: environment, stopAfter: Double(idleSeconds))
         let producer = (try? String(contentsOfFile: stderrPath, encoding: .utf8))?
             .split(separator: "\n").compactMap { line -> Double? in
                 guard line.contains("\"fakev4l2\":\"stats\""), let range = line.range(of: "\"producerCpuSeconds\":") else { return nil }

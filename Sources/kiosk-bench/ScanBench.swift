@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Labels
 import KioskUI
 import Logging
 import Scanning
@@ -51,7 +52,6 @@ struct ScanBench: ParsableCommand {
 
     func run() throws {
         guard let zbarimg = Measure.which("zbarimg") else { throw ValidationError("zbarimg is not installed (apt-get install zbar-tools)") }
-        guard QRRender.available else { throw ValidationError("libqrencode is not installed (apt-get install libqrencode4)") }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-scan-\(getpid())").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(atPath: work) } }
@@ -386,7 +386,7 @@ enum WalkUpReplay {
             let code = codes[passenger % codes.count]
             passengerCodes.append(code)
             let payload = template.replacingOccurrences(of: "{stop_code}", with: code)
-            let matrix = QRRender.matrix(Array(payload.utf8))
+            let matrix = QRRender.matrix(payload)
             let module = 7 + passenger % 3
             let side = (matrix.width + 8) * module
             let restX = width / 2 - side / 2 + Int(rng.next() % 200) - 100, restY = height / 2 - side / 2 + Int(rng.next() % 80) - 40
@@ -463,7 +463,7 @@ enum BenchScene {
     }
 
     static func drawLabel(_ frame: inout LumaFrame, payload: String, x: Int, y: Int, module: Int) {
-        drawLabel(&frame, matrix: QRRender.matrix(Array(payload.utf8)), x: x, y: y, module: module)
+        drawLabel(&frame, matrix: QRRender.matrix(payload), x: x, y: y, module: module)
     }
 
     /// The code with its quiet zone on white paper, ink not quite black, edges softened by a 3×3 blur (focus).
@@ -494,33 +494,11 @@ enum BenchScene {
     }
 }
 
-/// QR matrices from libqrencode, loaded with dlopen (the bench needs no C target of its own).
+/// QR matrices as labels print them (byte mode, error correction M), from the label generator's encoder.
 enum QRRender {
-    private typealias EncodeData = @convention(c) (Int32, UnsafePointer<UInt8>?, Int32, Int32) -> UnsafeMutableRawPointer?
-    private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
-    private struct Library: @unchecked Sendable {
-        // Function pointers from dlsym, immutable after loading.
-        let encode: EncodeData
-        let free: Free
-    }
-
-    private static let library: Library? = {
-        guard let handle = dlopen("libqrencode.so.4", RTLD_NOW) ?? dlopen("libqrencode.so", RTLD_NOW),
-              let encode = dlsym(handle, "QRcode_encodeData"), let free = dlsym(handle, "QRcode_free") else { return nil }
-        return Library(encode: unsafeBitCast(encode, to: EncodeData.self), free: unsafeBitCast(free, to: Free.self))
-    }()
-
-    static var available: Bool { library != nil }
-
-    /// Byte mode, error correction M (what labels print).
-    static func matrix(_ bytes: [UInt8]) -> (width: Int, dark: [Bool]) {
-        guard let library, let code = bytes.withUnsafeBufferPointer({ library.encode(Int32($0.count), $0.baseAddress, 0, 1) }) else {
-            fatalError("libqrencode could not encode \(bytes.count) bytes")
-        }
-        defer { library.free(code) }
-        let width = Int(code.load(fromByteOffset: 4, as: Int32.self))
-        let data = code.load(fromByteOffset: 8, as: UnsafePointer<UInt8>.self)
-        return (width, (0..<width * width).map { data[$0] & 1 == 1 })
+    static func matrix(_ payload: String) -> (width: Int, dark: [Bool]) {
+        guard let matrix = try? QRMatrix(encoding: payload, errorCorrection: .medium) else { fatalError("cannot encode \(payload.utf8.count) bytes as QR") }
+        return (matrix.size, matrix.modules)
     }
 }
 
@@ -595,8 +573,8 @@ enum ImageWriters {
     }
 }
 
-/// A child process timed with posix_spawn and wait4 (as `Measure.runProcess`), whose exit status is returned
-/// rather than checked (zbarimg exits with 4 when it finds nothing), optionally capturing standard output.
+/// zbarimg and friends, timed as whole processes: the exit status is returned rather than checked (zbarimg exits
+/// with 4 when it finds nothing), and standard output optionally captured.
 enum ChildProcess {
     struct Result {
         var seconds: Double
@@ -605,33 +583,14 @@ enum ChildProcess {
     }
 
     static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = false) throws -> Result {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-scan-out-\(getpid())").path
-        posix_spawn_file_actions_addopen(&actions, 1, captureOutput ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        var output: [UInt8] = []
-        if captureOutput {
-            output = Array((try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data())
-            unlink(outputPath)
+        defer { if captureOutput { unlink(outputPath) } }
+        let run = try Measure.spawn(executable, arguments, stdoutPath: captureOutput ? outputPath : "/dev/null", stderrPath: "/dev/null")
+        guard run.status == 0 || run.status == 4 else {
+            throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))")
         }
-        // Exited normally: the exit code; killed: 128 + the signal, as a shell reports it.
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        if code != 0 && code != 4 {
-            throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(code))")
-        }
-        return Result(seconds: elapsed, status: code, output: output)
+        let output = captureOutput ? Array((try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()) : []
+        return Result(seconds: run.seconds, status: run.status, output: output)
     }
 }
 
