@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "CCairo", linkerSettings: [.linkedLibrary("cairo")]),
 
         // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
-        .target(name: "StopCodes", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "StopCodes", dependencies: ["TransitModel", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Frames (V4L2 camera, Y4M and image replay), zbar decoding with cheap recovery, debouncing.
         .target(name: "Scanning", dependencies: ["CV4L2", "CZBar", "CImageCodecs"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 import Scanning
 import StopCodes
 
@@ -99,7 +100,7 @@ public enum ScanConfigurationError: Error, Sendable, Equatable, CustomStringConv
     public var description: String {
         switch self {
         case let .unknownSymbology(name, known):
-            return "unknown symbology '\(TextSanitizer.forTerminal(name, maxLength: 40))' (known: \(known.joined(separator: ", ")))"
+            return "unknown symbology '\(TerminalText.sanitize(name, maxLength: 40))' (known: \(known.joined(separator: ", ")))"
         case .noSymbologies:
             return "no symbologies to scan for: name at least one (e.g. qrcode)"
         case let .invalidDebounce(seconds):

@@ -84,13 +84,13 @@ public struct ScanResolver: Sendable {
     }
 
     private func outcome(_ resolution: ScanResolution, shown: String) -> ScanOutcome {
-        let text = TextSanitizer.forTerminal(shown, maxLength: textLimit)
+        let text = TerminalText.sanitize(shown, maxLength: textLimit)
         switch resolution {
         case .notAStopCode:
             return ScanOutcome(status: .notAStopCode, text: text, detail: shown.isEmpty ? "empty payload" : nil)
         case .forged(let reason, let claimed):
             return ScanOutcome(status: .forged, text: text, reference: claimed,
-                               detail: TextSanitizer.forTerminal(reason.description, maxLength: 120))
+                               detail: TerminalText.sanitize(reason.description, maxLength: 120))
         case .signatureRequired(let reference):
             return ScanOutcome(status: .signatureRequired, text: text, reference: reference,
                                detail: "unsigned label; this kiosk accepts only signed labels")
@@ -98,13 +98,13 @@ public struct ScanResolver: Sendable {
             do {
                 guard let stop = try lookUp(reference) else {
                     return ScanOutcome(status: .unknownStop, text: text, reference: reference,
-                                       detail: "no stop \(Self.describe(reference.kind)) '\(TextSanitizer.forTerminal(reference.value, maxLength: 60))' in this database")
+                                       detail: "no stop \(Self.describe(reference.kind)) '\(TerminalText.sanitize(reference.value, maxLength: 60))' in this database")
                 }
                 return ScanOutcome(status: .stop, text: text, stop: stop, reference: reference)
             } catch {
                 // A failing read-only database is not the passenger's fault; say what happened and keep scanning.
                 return ScanOutcome(status: .unknownStop, text: text, reference: reference,
-                                   detail: "database error: \(TextSanitizer.forTerminal(String(describing: error), maxLength: 160))")
+                                   detail: "database error: \(TerminalText.sanitize(String(describing: error), maxLength: 160))")
             }
         }
     }

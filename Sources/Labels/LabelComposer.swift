@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 import StopCodes
 
 /// One stop, ready to draw: everything that depends on the payload, not on the page.
@@ -374,6 +375,6 @@ final class LabelComposer {
     /// removed, white space collapsed (the same cleaning the terminal gets, without its length cap: the
     /// fitter shortens what does not fit).
     static func clean(_ text: String) -> String {
-        TextSanitizer.forTerminal(text, maxLength: 1000).trimmingCharacters(in: .whitespaces)
+        TerminalText.sanitize(text, maxLength: 1000).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -1,4 +1,5 @@
 import StopCodes
+import TransitModel
 
 /// Why labels could not be made. Nothing is written when any of these is thrown; every case names the stops,
 /// the layout or the file concerned and what to change.
@@ -93,5 +94,5 @@ public struct ModuleSizeProblem: Sendable, Hashable, CustomStringConvertible {
 
 /// Feed text and payloads in messages: made safe for a terminal.
 enum Terminal {
-    static func clean(_ text: String, _ maxLength: Int) -> String { TextSanitizer.forTerminal(text, maxLength: maxLength) }
+    static func clean(_ text: String, _ maxLength: Int) -> String { TerminalText.sanitize(text, maxLength: maxLength) }
 }

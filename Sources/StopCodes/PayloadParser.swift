@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// What a kiosk does with label signatures.
 public enum SignaturePolicy: String, Sendable, Hashable, CaseIterable {
@@ -188,7 +189,7 @@ public struct PayloadParser: Sendable {
     }
 
     private func notAStopCode(_ text: String) -> ScanResolution {
-        .notAStopCode(text: TextSanitizer.forTerminal(text, maxLength: displayLength))
+        .notAStopCode(text: TerminalText.sanitize(text, maxLength: displayLength))
     }
 
     /// URL schemes and payload formats that are certainly not a stop code.

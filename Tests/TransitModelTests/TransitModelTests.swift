@@ -72,7 +72,8 @@ import Testing
 
     @Test func terminalSanitizerStripsControlAndEscapes() {
         #expect(TerminalText.sanitize("El\u{1B}[2J Ejido\u{1B}]0;pwned\u{07}!") == "El Ejido!")
-        #expect(TerminalText.sanitize("a\tb\nc\u{0}d\u{7F}e\u{9B}f") == "a b cdef")
+        // U+009B is the 8-bit CSI: it and its final byte ("f") go together.
+        #expect(TerminalText.sanitize("a\tb\nc\u{0}d\u{7F}e\u{9B}f") == "a b cde")
         #expect(TerminalText.sanitize("\u{202E}evil") == "evil")
         #expect(TerminalText.sanitize(String(repeating: "x", count: 500), maxLength: 10) == "xxxxxxxxxx…")
         #expect(TerminalText.sanitize("Bijūnų žiedas 東京") == "Bijūnų žiedas 東京")

@@ -1,5 +1,5 @@
 /// Makes untrusted text (scanned payloads, feed names) safe to put on a terminal screen.
-public enum TextSanitizer {
+public enum TerminalText {
     /// Removes what could drive the terminal or reorder the text, and caps the length.
     ///
     /// - ESC sequences are removed whole: CSI (`ESC [` … final byte), OSC (`ESC ]` … BEL or `ESC \`), DCS, SOS,
@@ -13,7 +13,7 @@ public enum TextSanitizer {
     ///   U+FEFF) are removed. U+FFFD (what invalid UTF-8 became) stays: it shows that something was there.
     /// - At most `maxLength` characters (grapheme clusters) are kept, then "…"; a cluster keeps at most 8 scalars
     ///   (stacked combining marks cannot grow a line without bound).
-    public static func forTerminal(_ text: String, maxLength: Int = 120) -> String {
+    public static func sanitize(_ text: String, maxLength: Int = 120) -> String {
         let limit = max(1, maxLength)
         var scalars = Array(text.unicodeScalars.prefix(limit * 16 + 64))
         let inputWasCut = scalars.count < text.unicodeScalars.count
