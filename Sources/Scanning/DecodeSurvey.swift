@@ -105,7 +105,7 @@ public enum DetectionSurvey {
                       ["png", "jpg", "jpeg", "pgm"].contains(entry[entry.index(after: dot)...].lowercased())
                 else { continue }
                 let base = String(entry[..<dot])
-                guard let expected = readBytes(directory + "/" + base + ".txt") else { continue }
+                guard let expected = try? ImageFile.readFile(directory + "/" + base + ".txt") else { continue }
                 samples.append(Sample(imagePath: path, name: prefix + entry, expected: expected))
             }
         }
@@ -168,18 +168,5 @@ public enum DetectionSurvey {
     private static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    private static func readBytes(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes.append(contentsOf: chunk[0..<count])
-            if count < chunk.count { break }
-        }
-        return bytes
     }
 }

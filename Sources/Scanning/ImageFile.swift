@@ -97,7 +97,8 @@ public enum ImageFile {
 
     // MARK: - Internals
 
-    private static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
+    /// A whole file's bytes, with errors naming it (also used for the detection survey's expected texts).
+    static func readFile(_ path: String) throws(LoadError) -> [UInt8] {
         var status = stat()
         if stat(path, &status) != 0 {
             let code = errno

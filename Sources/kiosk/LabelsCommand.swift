@@ -70,8 +70,8 @@ struct LabelsCommand: ParsableCommand {
     @Flag(help: "Add a Code 128 barcode of the stop code.")
     var barcode = false
 
-    @Option(help: ArgumentHelp("A kiosk config file (TOML): its [labels] url_template and feed_id are used unless given here.", valueName: "file"))
-    var config: String?
+    /// The kiosk's config: its [labels] url_template and feed_id (and database) unless given here.
+    @OptionGroup var configOption: ConfigOption
 
     @Option(help: ArgumentHelp("Stop URL template with {stop_code} or {stop_id} (default \(KioskConfig().urlTemplate)).", valueName: "template"))
     var template: String?
@@ -128,11 +128,10 @@ struct LabelsCommand: ParsableCommand {
             lp = found
         }
         try reportingLabelErrors {
-            var settings = KioskConfig()
-            if let config { settings = try Self.loadConfig(config) }
+            let settings = try configOption.load()
             let urlTemplate = try StopURLTemplate(template ?? settings.urlTemplate)
             let signingKey = try signKey.map(Self.loadSigningKey)
-            let routes = try database.open()
+            let routes = try database.open(config: settings)
             let feed = feedID ?? settings.feedID ?? routes.feedID
             guard !feed.isEmpty, !feed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw LabelsCommandError.badInput("--feed-id must be non-empty text without control characters")
@@ -188,14 +187,6 @@ struct LabelsCommand: ParsableCommand {
         LabelStop(id: record.stop.id, code: record.stop.code, name: record.stop.name,
                   routes: record.routes.map { LabelRoute(name: $0.label, color: RGBColor(hex: $0.color), textColor: RGBColor(hex: $0.textColor)) },
                   agencies: record.agencies)
-    }
-
-    static func loadConfig(_ path: String) throws -> KioskConfig {
-        do {
-            return try KioskConfigFile.load(path: path)
-        } catch {
-            throw LabelsCommandError.badInput(error.description)
-        }
     }
 
     /// Loads the private key; a file others can read is a warning (the key is already exposed, and refusing
