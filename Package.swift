@@ -1,10 +1,18 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // StopKiosk: a Linux stop-lookup kiosk. See README.md for the module map.
 import PackageDescription
 
+/// Warnings in the project's own code fail the build (dependencies keep their own settings).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+let werror: [CSetting] = [.unsafeFlags(["-Werror"])]
+
+/// A C library from Debian, found through pkg-config; a missing -dev package names itself in the build error.
+func systemLibrary(_ name: String, pkgConfig: String, debian: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/SystemLibraries/\(name)", pkgConfig: pkgConfig, providers: [.apt([debian])])
+}
+
 let package = Package(
     name: "StopKiosk",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
@@ -18,87 +26,171 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
-        // Domain: stops, routes, service days, GTFS time, geography, text folding. Foundation only.
-        .target(name: "TransitModel"),
+        // ── Domain ──────────────────────────────────────────────────────────────────────────────────────────
+        // Domain values: stops, routes, service days, GTFS time, geography, languages, text folding. Foundation only.
+        .target(name: "TransitModel", swiftSettings: strict),
+        // Round-based journey search (RAPTOR) over a compact in-memory timetable. Pure Swift: no store, no C.
+        .target(name: "JourneyPlanner", swiftSettings: strict),
 
-        // The route database: schema, GTFS import, the queries every command shares.
+        // ── Platform: files, signals; C libraries and their thin shims ──────────────────────────────────────
+        // Atomic file replacement, temporary-file registry, signal handling (for executables), bounded reads.
+        .target(name: "SystemSupport", swiftSettings: strict),
+        systemLibrary("LibZBar", pkgConfig: "zbar", debian: "libzbar-dev"),
+        systemLibrary("LibV4L2", pkgConfig: "libv4l2", debian: "libv4l-dev"),
+        systemLibrary("LibPNG", pkgConfig: "libpng", debian: "libpng-dev"),
+        systemLibrary("LibJPEG", pkgConfig: "libjpeg", debian: "libjpeg62-turbo-dev"),
+        systemLibrary("LibQREncode", pkgConfig: "libqrencode", debian: "libqrencode-dev"),
+        systemLibrary("LibCairo", pkgConfig: "cairo", debian: "libcairo2-dev"),
+        systemLibrary("LibZ", pkgConfig: "zlib", debian: "zlib1g-dev"),
+        // Shims: what does not import into Swift (function-like macros) exposed as constants, nothing more.
+        .target(name: "CV4L2", dependencies: ["LibV4L2"], cSettings: werror),
+        .target(name: "CZBar", dependencies: ["LibZBar"], cSettings: werror),
+        .target(name: "CImageCodecs", dependencies: ["LibPNG", "LibJPEG"], cSettings: werror),
+        .target(name: "CQREncode", dependencies: ["LibQREncode"], cSettings: werror),
+        .target(name: "CCairo", dependencies: ["LibCairo"], cSettings: werror),
+
+        // ── Data and codes ──────────────────────────────────────────────────────────────────────────────────
+        // The route database: schema, GTFS import, the queries every command shares, the planner's data provider.
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitModel", "JourneyPlanner",
+                "TransitModel", "SystemSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
+        ),
+        // The adapter: store rows → planner timetable, and journey plans as `JourneyPlan` values.
+        .target(name: "TripPlanning", dependencies: ["TransitModel", "TransitStore", "JourneyPlanner"], swiftSettings: strict),
+        // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
+        .target(
+            name: "StopCodes",
+            dependencies: ["TransitModel", "SystemSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // Frames (V4L2 camera, Y4M and image replay) and zbar decoding with cheap recovery.
+        .target(name: "Scanning", dependencies: ["TransitModel", "CV4L2", "CZBar", "CImageCodecs", "LibZ"], swiftSettings: strict),
+        // Stop labels: layout, QR (libqrencode), PDF/SVG/PNG (cairo), read back with the decoder before writing.
+        .target(
+            name: "Labels",
+            dependencies: ["TransitModel", "StopCodes", "Scanning", "SystemSupport", "CQREncode", "CCairo"],
+            swiftSettings: strict
         ),
 
-        // Round-based journey search (RAPTOR) over a compact in-memory timetable. Pure Swift, no database.
-        .target(name: "JourneyPlanner"),
+        // ── What every surface shares: renderings, configuration, the scan service ──────────────────────────
+        // The message catalog (es/en) and the text and JSON renderings of stop views and plans.
+        .target(name: "StopPresentation", dependencies: ["TransitModel"], swiftSettings: strict),
+        // The TOML config file: every key, its validation and defaults (symbology names are checked with Scanning).
+        .target(
+            name: "KioskConfiguration",
+            dependencies: ["TransitModel", "StopCodes", "Scanning", "SystemSupport", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict
+        ),
+        // Frames → decoder → payload → stop, debounced; its JSON/text lines; the recorded demo camera session.
+        .target(
+            name: "ScanService",
+            dependencies: ["TransitModel", "TransitStore", "StopCodes", "Scanning", "KioskConfiguration"],
+            swiftSettings: strict
+        ),
 
-        // C libraries: thin shims exposing what does not import into Swift (function-like macros) as constants.
-        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        .target(name: "CZBar", linkerSettings: [.linkedLibrary("zbar")]),
-        .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
-        .target(name: "CQREncode", linkerSettings: [.linkedLibrary("qrencode")]),
-        .target(name: "CCairo", linkerSettings: [.linkedLibrary("cairo")]),
-
-        // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
-        .target(name: "StopCodes", dependencies: ["TransitModel", .product(name: "Crypto", package: "swift-crypto")]),
-
-        // Frames (V4L2 camera, Y4M and image replay), zbar decoding with cheap recovery, debouncing.
-        .target(name: "Scanning", dependencies: ["CV4L2", "CZBar", "CImageCodecs"]),
-
-        // Stop labels: layout, QR matrix (libqrencode), PDF/SVG/PNG (cairo), read-back check with the decoder.
-        .target(name: "Labels", dependencies: ["TransitModel", "StopCodes", "Scanning", "CQREncode", "CCairo"]),
-
-        // What the passenger and the integrator read: messages (es/en), text, JSON and terminal screens.
-        .target(name: "KioskUI", dependencies: [
-            "TransitModel", "TransitStore", "StopCodes", "Scanning", "JourneyPlanner",
-            .product(name: "TOMLKit", package: "TOMLKit"), .product(name: "Logging", package: "swift-log"),
-        ]),
+        // ── Surfaces ────────────────────────────────────────────────────────────────────────────────────────
+        // The kiosk on a terminal: state machine, screens, terminal I/O, keys, the run loop, doctor.
+        .target(
+            name: "TerminalKiosk",
+            dependencies: [
+                "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "Scanning", "StopPresentation",
+                "KioskConfiguration", "ScanService", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Data the program ships: the Quito sample network and the recorded demo camera session.
         .target(
             name: "SampleData",
             path: "assets",
             sources: ["SampleData.swift"],
-            resources: [.copy("sample-network"), .copy("demo")]
+            resources: [.copy("sample-network"), .copy("demo")],
+            swiftSettings: strict
         ),
 
         .executableTarget(
             name: "kiosk",
             dependencies: [
-                "TransitModel", "TransitStore", "SampleData", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels",
+                "TransitModel", "TransitStore", "TripPlanning", "SampleData", "StopPresentation", "KioskConfiguration",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "TransitModel", "TransitStore", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels", "SampleData",
+                "TransitModel", "TransitStore", "TripPlanning", "JourneyPlanner", "StopPresentation", "KioskConfiguration",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: strict
         ),
-
-        .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
+        // Fuzz targets for the readers of outside input (CSV, payloads, config, images); without -DFUZZING it replays
+        // inputs, which is how the tests run the seed corpus (kiosk/fuzz/run-fuzzers.sh builds the real fuzzer).
+        .executableTarget(
+            name: "kiosk-fuzz",
+            dependencies: ["TransitStore", "StopCodes", "KioskConfiguration", "Scanning"],
+            swiftSettings: strict
+        ),
         // Opens a camera, Y4M or image folder and prints JSON lines: a diagnostic, and what the capture tests run
         // under the fake V4L2 device (LD_PRELOAD must be set before a process starts).
-        .executableTarget(name: "capture-probe", dependencies: ["Scanning"]),
+        .executableTarget(name: "capture-probe", dependencies: ["Scanning"], swiftSettings: strict),
 
-        .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner"]),
-        .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
-        .testTarget(name: "StopCodesTests", dependencies: ["StopCodes"]),
-        .testTarget(name: "LabelsTests", dependencies: ["Labels", "TransitModel", "StopCodes", "Scanning"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "TransitModel", "TransitStore", "StopCodes", "Scanning", "SampleData"]),
+        // ── Tests ───────────────────────────────────────────────────────────────────────────────────────────
+        // What every test target shares: running the binaries, finding tools, QR codes, PNGs, temporary folders.
+        // (Named like HummingbirdTesting: test targets keep a local `TestSupport` enum for their own fixtures.)
+        .target(name: "KioskTesting", dependencies: ["CQREncode", "Scanning"], path: "Tests/KioskTesting", swiftSettings: strict),
+        .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"], swiftSettings: strict),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "KioskTesting"], swiftSettings: strict),
+        .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner", "KioskTesting"], swiftSettings: strict),
+        .testTarget(name: "ScanningTests", dependencies: ["Scanning", "KioskTesting"], swiftSettings: strict),
+        .testTarget(name: "StopCodesTests", dependencies: ["StopCodes", "KioskTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "LabelsTests",
+            dependencies: ["Labels", "TransitModel", "StopCodes", "Scanning", "KioskTesting"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TransitStore", "TransitModel", "SampleData", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TripPlanningTests",
+            dependencies: ["TripPlanning", "TransitStore", "TransitModel", "KioskTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "StopPresentationTests", dependencies: ["StopPresentation", "TransitModel"], swiftSettings: strict),
+        .testTarget(
+            name: "KioskConfigurationTests",
+            dependencies: ["KioskConfiguration", "StopCodes", "KioskTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ScanServiceTests",
+            dependencies: ["ScanService", "KioskConfiguration", "Scanning", "StopCodes", "TransitStore", "KioskTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TerminalKioskTests",
+            dependencies: [
+                "TerminalKiosk", "ScanService", "StopPresentation", "TransitModel", "TransitStore", "TripPlanning", "StopCodes",
+                "Scanning", "KioskTesting",
+            ],
+            swiftSettings: strict
         ),
     ]
 )

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test.
+# Warnings in the project's own Swift and C code are errors (Package.swift), so a warning fails here too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash kiosk/setup.sh

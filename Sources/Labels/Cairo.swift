@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import SystemSupport
 
 /// The two faces labels are set in: DejaVu Sans (book and bold), through cairo's toy font API, which asks
 /// fontconfig for the family and draws with FreeType. DejaVu covers Latin with every accent, Greek, Cyrillic,
@@ -221,27 +222,23 @@ struct Rect: Sendable, Hashable {
 /// Points to millimetres.
 @inline(__always) func toMM(_ points: Double) -> Double { points * 25.4 / 72 }
 
-/// Where cairo's stream-writing surfaces (PDF, SVG, PNG) put their bytes: a file descriptor, with the first
-/// error kept so the caller can report it (cairo only says "write error").
+/// Where cairo's stream-writing surfaces (PDF, SVG, PNG) put their bytes: an atomically replaced file, with the
+/// first error kept so the caller can report it (cairo only says "write error").
 final class FileSink {
-    let descriptor: Int32
+    let file: AtomicFileWriter
     private(set) var failure: String?
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(file: AtomicFileWriter) { self.file = file }
 
     func write(_ buffer: UnsafeRawBufferPointer) -> Bool {
         guard failure == nil else { return false }
-        var offset = 0
-        while offset < buffer.count {
-            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = String(cString: strerror(errno))
-                return false
-            }
-            offset += written
+        do {
+            try file.write(buffer)
+            return true
+        } catch {
+            failure = error.reason
+            return false
         }
-        return true
     }
 
     /// cairo's write callback; `closure` is an unretained `FileSink`.

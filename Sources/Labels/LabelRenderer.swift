@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import SystemSupport
 import StopCodes
 
 /// Output formats. PDF is vector and multi-page (what printers and `lp` take); SVG is vector, one page per
@@ -122,7 +123,7 @@ public final class LabelRenderer {
         // boxes that exactly one iteration writes and that are read only after concurrentPerform has joined.
         let options = self.options
         let failures = Handoff<[ReadBackFailure]>()
-        let drawn = Handoff<Result<(LabelRun, [PendingFile]), LabelError>>()
+        let drawn = Handoff<Result<(LabelRun, [AtomicFileWriter]), LabelError>>()
         let verifySeconds = Handoff<Double>(), writeSeconds = Handoff<Double>()
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             let start = DispatchTime.now().uptimeNanoseconds
@@ -139,11 +140,11 @@ public final class LabelRenderer {
         _ = lap()
         timings.verify = verifySeconds.value ?? 0
         timings.write = writeSeconds.value ?? 0
-        // On failure the temporary files are removed when `drawn` goes (PendingFile's deinit).
+        // On failure the temporary files are removed when `drawn` goes (AtomicFileWriter's deinit).
         if let failures = failures.value, !failures.isEmpty { throw .readBackFailed(failures) }
         guard let result = drawn.value else { throw .renderingFailed(reason: "the document was not drawn") }
         var (run, pending) = try result.get()
-        for file in pending { try file.commit() }
+        for file in pending { try file.commitLabels() }
         run.timings = timings
         return run
     }
@@ -253,12 +254,12 @@ final class DocumentWriter {
 
     /// Draws the document into temporary files beside `output`; the caller commits them (or drops them, which
     /// removes them).
-    func draw(_ labels: [ComposedLabel], to output: String) throws(LabelError) -> (LabelRun, [PendingFile]) {
+    func draw(_ labels: [ComposedLabel], to output: String) throws(LabelError) -> (LabelRun, [AtomicFileWriter]) {
         let layout = options.layout
         let pages = (labels.count + layout.labelsPerPage - 1) / layout.labelsPerPage
         let files = options.format == .pdf ? [output] : AtomicOutput.pageFiles(output, pages: pages)
         let pageWidth = mm(layout.pageWidth), pageHeight = mm(layout.pageHeight)
-        var pending: [PendingFile] = []
+        var pending: [AtomicFileWriter] = []
 
         func drawPage(_ canvas: Canvas, _ page: Int) {
             let first = page * layout.labelsPerPage
@@ -279,9 +280,9 @@ final class DocumentWriter {
 
         switch options.format {
         case .pdf:
-            let file = try PendingFile(destination: output)
+            let file = try AtomicFileWriter.labelOutput(output)
             pending.append(file)
-            let sink = FileSink(descriptor: file.descriptor)
+            let sink = FileSink(file: file)
             let status: cairo_status_t = withExtendedLifetime(sink) {
                 let surface = cairo_pdf_surface_create_for_stream(FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
                 defer { cairo_surface_destroy(surface) }
@@ -300,9 +301,9 @@ final class DocumentWriter {
             guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
         case .svg:
             for page in 0..<pages {
-                let file = try PendingFile(destination: files[page])
+                let file = try AtomicFileWriter.labelOutput(files[page])
                 pending.append(file)
-                let sink = FileSink(descriptor: file.descriptor)
+                let sink = FileSink(file: file)
                 let status: cairo_status_t = withExtendedLifetime(sink) {
                     let surface = cairo_svg_surface_create_for_stream(FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
                     defer { cairo_surface_destroy(surface) }
@@ -324,7 +325,7 @@ final class DocumentWriter {
                 throw .invalidRequest("a \(layout.name) page at \(options.dpi) dpi would be \(width) × \(height) pixels; use a lower --dpi")
             }
             for page in 0..<pages {
-                let file = try PendingFile(destination: files[page])
+                let file = try AtomicFileWriter.labelOutput(files[page])
                 pending.append(file)
                 let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
                 defer { cairo_surface_destroy(surface) }
@@ -342,7 +343,7 @@ final class DocumentWriter {
                     cairo_surface_write_to_png_stream(surface, MemorySink.callback, Unmanaged.passUnretained(sink).toOpaque())
                 }
                 guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: "PNG encoding: \(status.message)") }
-                try file.write(PNGMetadata.withResolution(sink.bytes, dpi: options.dpi))
+                try file.writeLabels(PNGMetadata.withResolution(sink.bytes, dpi: options.dpi))
             }
         }
         var entries: [LabelRun.Entry] = []

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import SystemSupport
 
 /// Key files: one key line, optional `#` comment lines and blank lines.
 ///
@@ -113,46 +114,13 @@ public enum KeyFile {
 
     private static func writeKeyFile(_ text: String, to path: String, mode: mode_t, overwrite: Bool) throws(KeyFileError) {
         if !overwrite, access(path, F_OK) == 0 { throw .alreadyExists(path: path) }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
-        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        // The umask may have removed bits; set the mode exactly.
-        if fchmod(descriptor, mode) != 0 { failure = String(cString: strerror(errno)) }
-        let bytes = Array(text.utf8)
-        if failure == nil {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    break
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if let failure {
-            unlink(temporary)
-            throw .writeFailed(path: path, reason: failure)
-        }
-        if overwrite {
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw .writeFailed(path: path, reason: reason)
-            }
-        } else {
-            // link() refuses to replace an existing file: no window where another file is clobbered.
-            let linked = link(temporary, path)
-            let code = errno
-            unlink(temporary)
-            if linked != 0 {
-                if code == EEXIST { throw .alreadyExists(path: path) }
-                throw .writeFailed(path: path, reason: String(cString: strerror(code)))
-            }
+        do {
+            // The mode is set exactly (the umask may have removed bits); without `overwrite`, link() refuses to
+            // replace a file that appeared meanwhile: no window where another file is clobbered.
+            try AtomicFile.write(Array(text.utf8), to: path, purpose: "key", mode: mode, exactMode: true, overwrite: overwrite)
+        } catch {
+            if error.problem == .alreadyExists { throw .alreadyExists(path: path) }
+            throw .writeFailed(path: path, reason: error.reason)
         }
     }
 }

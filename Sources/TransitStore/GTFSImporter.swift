@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import Logging
+import SystemSupport
 import TransitModel
 
 /// What an import did, for the summary the command prints and for tests.
@@ -52,15 +53,16 @@ public struct GTFSImporter {
         let source = try openFeedSource(path: feedPath)
         let target = URL(fileURLWithPath: databasePath)
         let staging = try StagingFile(target: target)
-        StagingFile.removeOnInterrupt(staging.path)
-        defer {
-            StagingFile.removeOnInterrupt(nil)
-            staging.discardIfPresent()
-        }
+        defer { staging.discardIfPresent() }
 
-        var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger)
-        try session.importAll()
-        var summary = try session.finish(feedHash: try hashFeed(source))
+        var summary: ImportSummary
+        do {
+            var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger)
+            try session.importAll()
+            summary = try session.finish(feedHash: try hashFeed(source))
+        } catch let error as DatabaseError {
+            throw staging.explain(error)
+        }
         try staging.commit()
 
         summary.feedName = source.displayName
@@ -77,7 +79,8 @@ public struct GTFSImporter {
 }
 
 /// The temporary database file an import writes, beside its target so the final rename stays on one file
-/// system (and so is atomic).
+/// system (and so is atomic). It is registered with `TemporaryFiles`, so the `kiosk` executable's signal
+/// handling removes it; a file left by an import that was killed outright is removed by the next import.
 struct StagingFile {
     let target: URL
     let path: String
@@ -92,59 +95,44 @@ struct StagingFile {
         guard access(directory.path, W_OK) == 0 else {
             throw ImportError.database(path: target.path, reason: "the folder \(directory.path) is not writable")
         }
-        let prefix = ".\(target.lastPathComponent).import-"
-        StagingFile.removeAbandoned(in: directory, prefix: prefix)
-        path = directory.appendingPathComponent("\(prefix)\(getpid()).tmp").path
+        TemporaryFiles.removeAbandoned(besides: target.path, purpose: "import")
+        path = TemporaryFiles.path(besides: target.path, purpose: "import")
         try? FileManager.default.removeItem(atPath: path)
+        TemporaryFiles.register(path)
     }
 
-    /// A killed import leaves its staging file behind; remove those whose process is gone.
-    private static func removeAbandoned(in directory: URL, prefix: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let pidText = name.dropFirst(prefix.count).dropLast(4)
-            if let pid = pid_t(pidText), pid != getpid(), kill(pid, 0) == 0 { continue } // still importing
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
-    }
-
-    /// Flushes the staging file to disk and renames it over the target in one step.
+    /// Flushes the staging file to disk and renames it over the target in one step (keeping the old file's
+    /// owner and mode).
     func commit() throws {
-        let fd = open(path, O_RDONLY)
-        if fd >= 0 { fsync(fd); close(fd) }
-        guard rename(path, target.path) == 0 else {
-            throw ImportError.database(path: target.path, reason: String(cString: strerror(errno)))
+        do {
+            try AtomicFile.replace(target.path, with: path)
+        } catch {
+            throw ImportError.database(path: target.path, reason: error.description)
         }
-        let dirFD = open(target.deletingLastPathComponent().path, O_RDONLY)
-        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
     }
 
     func discardIfPresent() {
         unlink(path)
+        TemporaryFiles.unregister(path)
     }
 
-    /// The staging file to delete if SIGINT or SIGTERM arrives mid-import (a C string: the handler may only
-    /// make async-signal-safe calls). A SIGKILL cannot be caught; the next import removes that file instead.
-    nonisolated(unsafe) private static var interruptPath: UnsafeMutablePointer<CChar>?
-
-    static func removeOnInterrupt(_ path: String?) {
-        let previous = interruptPath
-        interruptPath = path.map { strdup($0) }
-        free(previous)
-        guard path != nil else { return }
-        let handler: @convention(c) (Int32) -> Void = { signal in
-            if let path = StagingFile.interruptPath { unlink(path) }
-            _exit(128 + signal)
+    /// A write to the staging database failed: say why in a person's words. SQLite reports a full disk as
+    /// SQLITE_FULL, and the file-size limit (`ulimit -f`, EFBIG) only as a write I/O error, recognised here by
+    /// the staging file having reached the limit.
+    func explain(_ error: DatabaseError) -> ImportError {
+        var problem: FileError.Problem?
+        if error.resultCode == .SQLITE_FULL {
+            problem = .diskFull
+        } else if error.resultCode == .SQLITE_IOERR {
+            var limit = rlimit()
+            var status = stat()
+            if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max, stat(path, &status) == 0,
+               UInt64(status.st_size) + 65_536 >= UInt64(limit.rlim_cur) {
+                problem = .fileSizeLimit
+            }
         }
-        Foundation.signal(SIGINT, handler)
-        Foundation.signal(SIGTERM, handler)
-        // A parent may hand us these signals blocked (threads of a Dispatch pool block them, and children
-        // inherit the mask); unblocked, a stop request removes the staging file instead of waiting for the end.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        if let problem { return .writeFailed(FileError(path: target.path, operation: .writing, problem: problem)) }
+        return .database(path: target.path, reason: error.message ?? "\(error.resultCode)")
     }
 }
 

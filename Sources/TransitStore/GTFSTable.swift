@@ -141,7 +141,7 @@ final class BulkInsert {
     @inline(__always) func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(handle, index); return }
         var copy = value
-        copy.withUTF8 { bytes in
+        _ = copy.withUTF8 { bytes in
             if let base = bytes.baseAddress, !bytes.isEmpty {
                 sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
             } else {

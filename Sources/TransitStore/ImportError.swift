@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Why an import was refused. Every case names what a person needs to find and fix the cause in the feed:
 /// the file, the line, the column and the offending value. Nothing is written when one is thrown.
 public enum ImportError: Error, Equatable, CustomStringConvertible {
@@ -9,6 +11,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case duplicateKey(file: String, line: Int, key: String, value: String, firstLine: Int?)
     case inconsistentFeed(String)
     case database(path: String, reason: String)
+    /// The database could not be written (a full disk, the file-size limit): not the feed's fault.
+    case writeFailed(FileError)
 
     public var description: String {
         switch self {
@@ -29,6 +33,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
             return message
         case let .database(path, reason):
             return "cannot write the database \(path): \(reason)"
+        case let .writeFailed(error):
+            return error.description
         }
     }
 

@@ -49,10 +49,12 @@ public final class RouteDatabase: Sendable {
     let routes: [Int: RouteInfo]
     let frequencies: [Int: [Frequency]]
     /// Departures can run this many seconds past their service date's origin (e.g. 27:36:00 → 99,360).
-    let latestDepartureSeconds: Int
+    public let latestDepartureSeconds: Int
 
-    struct Frequency: Sendable {
-        var start: Int, end: Int, headway: Int, exactTimes: Bool
+    /// A frequencies.txt period of a trip: a departure every `headway` seconds from `start` to `end`
+    /// (seconds from the service day's origin).
+    public struct Frequency: Sendable {
+        public var start: Int, end: Int, headway: Int, exactTimes: Bool
     }
 
     public static let maxQueryLength = 256

@@ -6,8 +6,10 @@ import TransitModel
 public struct ResolvedStop: Sendable, Equatable {
     public var stop: StopInfo
     public var platforms: [StopInfo]
-    let stopIndex: Int
-    let platformIndexes: [Int]
+    /// Dense database keys (`stop_idx`) of the stop and of the platforms it stands for, for adapters that
+    /// index stops the way the database does (the journey planner uses `stop_idx - 1`).
+    public let stopIndex: Int
+    public let platformIndexes: [Int]
 }
 
 /// How a scanned or typed reference names a stop.

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import StopPresentation
+import KioskConfiguration
+import ScanService
+import TerminalKiosk
+import TripPlanning
 import SampleData
 import Scanning
 import TransitModel

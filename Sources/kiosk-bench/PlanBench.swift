@@ -1,3 +1,4 @@
+import TripPlanning
 import ArgumentParser
 import Foundation
 import JourneyPlanner

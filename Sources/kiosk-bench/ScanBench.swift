@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import Labels
-import KioskUI
+import StopPresentation
+import KioskConfiguration
+import ScanService
+import TerminalKiosk
+import TripPlanning
 import Logging
 import Scanning
 import StopCodes
@@ -502,7 +506,7 @@ enum QRRender {
     }
 }
 
-/// Image files for zbarimg: binary PGM, and PNG compressed with zlib (dlopen; stored blocks without it).
+/// Image files for zbarimg: binary PGM, and PNG.
 enum ImageWriters {
     static func pgm(_ frame: LumaFrame) -> Data {
         var data = Data("P5\n\(frame.width) \(frame.height)\n255\n".utf8)
@@ -510,67 +514,7 @@ enum ImageWriters {
         return data
     }
 
-    private typealias Compress2 = @convention(c) (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt>?, UnsafePointer<UInt8>?, UInt, Int32) -> Int32
-    private struct ZLib: @unchecked Sendable { let compress2: Compress2 }
-    private static let zlib: ZLib? = {
-        guard let handle = dlopen("libz.so.1", RTLD_NOW), let symbol = dlsym(handle, "compress2") else { return nil }
-        return ZLib(compress2: unsafeBitCast(symbol, to: Compress2.self))
-    }()
-
-    static func png(_ frame: LumaFrame) -> Data {
-        var raw = [UInt8]()
-        raw.reserveCapacity((frame.width + 1) * frame.height)
-        for row in 0..<frame.height {
-            raw.append(0)
-            raw.append(contentsOf: frame.pixels[row * frame.width..<(row + 1) * frame.width])
-        }
-        var output: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        output += chunk("IHDR", bigEndian(UInt32(frame.width)) + bigEndian(UInt32(frame.height)) + [8, 0, 0, 0, 0])
-        output += chunk("IDAT", deflate(raw))
-        output += chunk("IEND", [])
-        return Data(output)
-    }
-
-    private static func deflate(_ data: [UInt8]) -> [UInt8] {
-        if let zlib {
-            var length = UInt(data.count + data.count / 1000 + 64)
-            var output = [UInt8](repeating: 0, count: Int(length))
-            let status = output.withUnsafeMutableBufferPointer { out in
-                data.withUnsafeBufferPointer { zlib.compress2(out.baseAddress, &length, $0.baseAddress, UInt($0.count), 6) }
-            }
-            if status == 0 { return Array(output[0..<Int(length)]) }
-        }
-        var output: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65535, data.count - offset)
-            output.append(offset + count == data.count ? 1 : 0)
-            output += [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            output += data[offset..<offset + count]
-            offset += count
-        } while offset < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-        return output + bigEndian(b << 16 | a)
-    }
-
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
-    }
-
-    private static func crc32(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
+    static func png(_ frame: LumaFrame) -> Data { Data(PNGWriter.grey(frame)) }
 }
 
 /// zbarimg and friends, timed as whole processes: the exit status is returned rather than checked (zbarimg exits

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Crypto
 import Foundation
-import KioskUI
+import StopPresentation
+import KioskConfiguration
 import SampleData
 import TransitStore
 

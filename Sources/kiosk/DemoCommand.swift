@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import SystemSupport
+import KioskConfiguration
+import ScanService
+import TerminalKiosk
+import StopPresentation
 import Labels
 import SampleData
 import Scanning
@@ -121,6 +125,8 @@ struct DemoCommand: ParsableCommand {
             printError("kiosk demo: standard output is not a terminal; printing each screen as plain text (80×24).")
         }
         let app = KioskApp(options: options)
+        let signals = ProcessSignals.observe(KioskApp.signals, handler: app.signalReceiver)
+        defer { signals.cancel() }
         let status = app.run()
         if once {
             let s = app.statistics

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import KioskConfiguration
+import TerminalKiosk
 import TransitStore
 
 /// `kiosk doctor`: is this kiosk ready to go on a pole? Config, database, camera, fonts, terminal.

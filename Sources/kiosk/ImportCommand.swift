@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SystemSupport
 import TransitModel
 import TransitStore
 
@@ -26,12 +27,16 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         bootstrapLogging(verbose: verbose)
+        let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "import")
+        defer { signals.cancel() }
         do {
             let summary = try GTFSImporter(feedPath: feed, databasePath: db).run()
             print(ImportReport.text(summary))
         } catch let error as ImportError {
             printError("error: \(error)")
             printError("The database at \(db) was not changed.")
+            // A full disk is the machine's problem, not the feed's: a runtime failure, not bad input.
+            if case .writeFailed = error { throw ExitCode(ExitStatus.failure) }
             throw ExitCode(ExitStatus.badInput)
         }
     }

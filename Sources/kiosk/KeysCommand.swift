@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemSupport
 import StopCodes
 import TransitModel
 
@@ -38,6 +39,8 @@ struct KeysCommand: ParsableCommand {
         }
 
         func run() throws {
+            let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "keys generate")
+            defer { signals.cancel() }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else { fail("\(out) exists and is not a directory") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import SystemSupport
+import KioskConfiguration
 import Labels
 import StopCodes
 import TransitModel
@@ -118,6 +119,8 @@ struct LabelsCommand: ParsableCommand {
     }
 
     func run() throws {
+        let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "labels")
+        defer { signals.cancel() }
         // Check what costs nothing before opening the database: printing needs CUPS.
         var lp: String?
         if sendToPrinter {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import StopPresentation
+import KioskConfiguration
+import ScanService
 import StopCodes
 import TransitModel
 import TransitStore

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import StopPresentation
+import KioskConfiguration
+import TripPlanning
 import TransitModel
 import TransitStore
 

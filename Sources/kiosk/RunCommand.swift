@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import SystemSupport
+import KioskConfiguration
+import TerminalKiosk
 import Logging
 import Scanning
 import TransitStore
@@ -64,7 +66,10 @@ struct RunCommand: ParsableCommand {
         }
         var options = KioskRunOptions(config: kioskConfig, databasePath: databasePath, input: input)
         options.plainText = !TerminalDevice.isTerminal(STDOUT_FILENO)
-        let status = KioskApp(options: options).run()
+        let app = KioskApp(options: options)
+        let signals = ProcessSignals.observe(KioskApp.signals, handler: app.signalReceiver)
+        defer { signals.cancel() }
+        let status = app.run()
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import KioskUI
+import SystemSupport
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import Logging
 import Scanning
 import StopCodes
@@ -95,6 +98,9 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before any capture thread starts, so every thread inherits the blocked signals (see ProcessSignals).
+        let signals = ScanSignals.install()
+        defer { signals.cancel() }
         bootstrapLogging(verbose: verbose)
         let logger = Logger(label: "kiosk.scan")
         // The kiosk's config first (templates, keys, policy, symbologies, debounce, camera size); options override it.
@@ -124,7 +130,6 @@ struct ScanCommand: ParsableCommand {
             defer { pipeline.close() }
             logger.info("scanning \(source.name) for \(pipelineConfiguration.decoder.symbologies.map(\.name).sorted().joined(separator: ", ")) against \(routes.path) (feed \(routes.feedID))")
 
-            ScanSignals.install()
             let started = DispatchTime.now().uptimeNanoseconds
             do {
                 try pipeline.run(until: { ScanSignals.stopRequested }) { event in
@@ -234,15 +239,7 @@ enum ScanSignals {
 
     static var stopRequested: Bool { flag.load(ordering: .relaxed) }
 
-    static func install() {
-        _ = stopRequested // initialise the flag here, not inside a signal handler
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber) { _ in ScanSignals.flag.store(true, ordering: .relaxed) }
-            sigaddset(&signals, signalNumber)
-        }
-        // A parent may have started us with these signals blocked (they are inherited); we handle them.
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    static func install() -> SignalObservation {
+        ProcessSignals.observe([SIGINT, SIGTERM]) { _ in flag.store(true, ordering: .relaxed) }
     }
 }

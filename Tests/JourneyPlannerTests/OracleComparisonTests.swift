@@ -2,6 +2,7 @@
 // carries the network seed and query index; rerun one case by putting its seed in `reproduce`.
 
 import JourneyPlanner
+import KioskTesting
 import Testing
 
 /// Compares one query; returns failure descriptions (empty = agreement).

@@ -1,30 +1,9 @@
 // Test-side model of a network exactly as handed to the builder, plus the semantics of walks and
 // transfers re-derived from that raw input (deliberately not reusing the library's compiled tables),
-// a seeded random generator, and a replay validator for returned journeys.
+// a seeded random generator (KioskTesting's SplitMix64), and a replay validator for returned journeys.
 
 import JourneyPlanner
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, seedable, good enough to drive test generation, so any
-/// failure reproduces from the seed printed with it.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-}
+import KioskTesting
 
 struct RawTrip {
     var ref: Int

@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import Scanning
 import StopCodes
 import Testing
@@ -10,7 +11,7 @@ struct RenderTests {
 
     func render(_ stops: [LabelStop], layout: LabelLayout = .single, format: LabelFormat = .png, barcode: Bool = false,
                 ecc: QRErrorCorrection = .medium, builder: LabelPayloadBuilder? = nil, name: String = "labels") throws -> (LabelRun, URL) {
-        let dir = TestSupport.temporaryDirectory("render")
+        let dir = TemporaryFolder.make("render")
         let out = dir.appendingPathComponent("\(name).\(format.rawValue)")
         let renderer = LabelRenderer(options: LabelOptions(layout: layout, format: format, dpi: 200, errorCorrection: ecc, barcode: barcode))
         return (try renderer.run(stops: stops, payloads: builder ?? self.builder, output: out.path), dir)
@@ -92,7 +93,7 @@ struct RenderTests {
 
     @Test("a label that does not read back is refused, naming the stop, and nothing is written")
     func damagedLabelRefused() throws {
-        let dir = TestSupport.temporaryDirectory("damaged")
+        let dir = TemporaryFolder.make("damaged")
         let out = dir.appendingPathComponent("sheet.pdf")
         try Data("previous sheet".utf8).write(to: out)
         let renderer = LabelRenderer(options: LabelOptions(layout: .a4))
@@ -114,7 +115,7 @@ struct RenderTests {
 
     @Test("a QR code holding another stop's payload is refused, saying what it read")
     func wrongPayloadRefused() throws {
-        let dir = TestSupport.temporaryDirectory("wrong")
+        let dir = TemporaryFolder.make("wrong")
         let renderer = LabelRenderer(options: LabelOptions(layout: .single, format: .png))
         let other = try QRMatrix(encoding: "https://transit.example/s/9999", errorCorrection: .medium)
         renderer.tamper = { label in if label.prepared.stop.id == "S3" { label.prepared.qr = other } }
@@ -131,12 +132,12 @@ struct RenderTests {
         #expect { try renderer.run(stops: TestSupport.stops, payloads: builder, output: "/nonexistent-dir/labels.pdf") } throws: { error in
             "\(error)".contains("/nonexistent-dir") && "\(error)".contains("does not exist")
         }
-        let dir = TestSupport.temporaryDirectory("dir")
+        let dir = TemporaryFolder.make("dir")
         #expect { try renderer.run(stops: TestSupport.stops, payloads: builder, output: dir.path) } throws: { error in
             "\(error)".contains("is a directory")
         }
         if getuid() != 0 {
-            let locked = TestSupport.temporaryDirectory("locked")
+            let locked = TemporaryFolder.make("locked")
             chmod(locked.path, 0o500)
             defer { chmod(locked.path, 0o700) }
             #expect { try renderer.run(stops: TestSupport.stops, payloads: builder, output: locked.appendingPathComponent("x.pdf").path) } throws: { error in
@@ -217,10 +218,7 @@ struct RenderTests {
         let signed = LabelPayloadBuilder(template: TestSupport.template(), feedID: "transit.example", signingKey: key)
         let (run, dir) = try render(stops, layout: .a4, format: .pdf, builder: signed, name: "sheet")
         #expect(run.pages == 2)
-        guard let pages = try TestSupport.rasterise(pdf: URL(fileURLWithPath: run.files[0])) else {
-            print("skipped: pdftoppm (poppler-utils) is not installed")
-            return
-        }
+        let pages = try TestSupport.rasterise(pdf: URL(fileURLWithPath: run.files[0]))
         #expect(pages.count == 2)
         let decoder = ZBarDecoder()
         var found: [String] = []

@@ -1,10 +1,11 @@
 import Foundation
+import KioskTesting
 import Scanning
 import Testing
 
 /// V4L2 capture through the fake camera (Tests/Fixtures/fakev4l2), each test running capture-probe as a child
 /// process with the fake preloaded. Nothing here depends on timing beyond generous hang guards.
-@Suite(.enabled(if: FakeCamera.available, "needs a C compiler (cc, gcc or clang) to build the fake V4L2 camera shim"))
+@Suite(.enabled(if: FakeCamera.isAvailable, "needs a C compiler (cc, gcc or clang) to build the fake V4L2 camera shim"))
 struct CaptureCameraTests {
     private func cleanup(_ path: String) {
         try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
@@ -17,7 +18,7 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 64, height: 48, count: 5)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--width", "640", "--height", "480", "--frames", "6"]
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--width", "640", "--height", "480", "--frames", "6"]
                                             + (convert ? ["--convert"] : []),
                                           fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "YUYV", "FAKEV4L2_PAD": "8", "FAKEV4L2_FPS": "200"])
         #expect(run.status == 0, "\(run)")
@@ -41,7 +42,7 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 50, height: 30, count: 3)
         let path = try TestFrames.y4m(source, colourspace: .mono)
         defer { cleanup(path) }
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--frames", "4"],
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "4"],
                                           fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "GREY", "FAKEV4L2_PAD": "14", "FAKEV4L2_FPS": "200"])
         #expect(run.status == 0, "\(run)")
         let open = try #require(run.open, "\(run)")
@@ -61,7 +62,7 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 32, height: 24, count: 2)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--frames", "3"] + (convert ? ["--convert"] : []),
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "3"] + (convert ? ["--convert"] : []),
                                           fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "NV12", "FAKEV4L2_FPS": "200",
                                                  "FAKEV4L2_PAD": convert ? "0" : "16"])
         #expect(run.status == 0, "\(run)")
@@ -79,7 +80,7 @@ struct CaptureCameraTests {
         let source = TestFrames.constant(width: 40, height: 30, count: 12)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--frames", "40"],
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "40"],
                                           fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FPS": "250"])
         #expect(run.status == 0, "\(run)")
         #expect(run.frames.count == 40)
@@ -99,7 +100,7 @@ struct CaptureCameraTests {
         let source = TestFrames.constant(width: 32, height: 24, count: 12)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--reconnect", "--frames", "20", "--timeout", "5"],
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--reconnect", "--frames", "20", "--timeout", "5"],
                                           fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FPS": "50",
                                                  "FAKEV4L2_VANISH_AFTER": "8", "FAKEV4L2_VANISH_MS": "400"])
         #expect(run.status == 0, "\(run)")
@@ -124,7 +125,7 @@ struct CaptureCameraTests {
 
     /// Without --reconnect an unplug is an error that says so.
     @Test func unplugWithoutReconnectIsAnError() throws {
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--frames", "50"],
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "50"],
                                           fake: ["FAKEV4L2_FPS": "50", "FAKEV4L2_VANISH_AFTER": "5"])
         #expect(run.status == 1, "\(run)")
         let error = try #require(run.errors.first, "\(run)")
@@ -137,7 +138,7 @@ struct CaptureCameraTests {
     /// A camera missing at start is waited for: the reconnecting source keeps reporting why and retrying.
     @Test func reconnectingSourceWaitsForMissingCamera() throws {
         let missing = "/dev/video-stopkiosk-missing-\(getpid())"
-        let run = try FakeCamera.runProbe(["--device", missing, "--reconnect", "--frames", "1", "--timeout", "0.3", "--max-errors", "2"])
+        let run = try CaptureProbe.run(["--device", missing, "--reconnect", "--frames", "1", "--timeout", "0.3", "--max-errors", "2"])
         #expect(run.status == 1, "\(run)")
         #expect(run.errors.count == 2)
         #expect(run.errors.allSatisfy { $0.string("kind") == "noSuchDevice" && $0.string("error")?.contains(missing) == true })
@@ -147,7 +148,7 @@ struct CaptureCameraTests {
 
     @Test(arguments: ["1", "open"])
     func busyCameraIsAClearError(_ mode: String) throws {
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device], fake: ["FAKEV4L2_BUSY": mode])
+        let run = try CaptureProbe.run(["--device", FakeCamera.device], fake: ["FAKEV4L2_BUSY": mode])
         #expect(run.status == 1, "\(run)")
         let error = try #require(run.errors.first, "\(run)")
         #expect(error.string("kind") == "deviceBusy")
@@ -156,7 +157,7 @@ struct CaptureCameraTests {
     }
 
     @Test func stalledCameraReportsNoFrameWithinTimeout() throws {
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device, "--timeout", "0.5"], fake: ["FAKEV4L2_STALL": "1"])
+        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--timeout", "0.5"], fake: ["FAKEV4L2_STALL": "1"])
         #expect(run.status == 1, "\(run)")
         #expect(run.open != nil)
         let error = try #require(run.errors.first, "\(run)")
@@ -167,7 +168,7 @@ struct CaptureCameraTests {
 
     @Test func missingDeviceIsAClearError() throws {
         let missing = "/dev/video-stopkiosk-missing-\(getpid())"
-        let run = try FakeCamera.runProbe(["--device", missing])
+        let run = try CaptureProbe.run(["--device", missing])
         #expect(run.status == 1, "\(run)")
         let error = try #require(run.errors.first, "\(run)")
         #expect(error.string("kind") == "noSuchDevice")
@@ -176,7 +177,7 @@ struct CaptureCameraTests {
     }
 
     @Test func permissionDeniedIsAClearError() throws {
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device], fake: ["FAKEV4L2_DENY": "1"])
+        let run = try CaptureProbe.run(["--device", FakeCamera.device], fake: ["FAKEV4L2_DENY": "1"])
         #expect(run.status == 1, "\(run)")
         let error = try #require(run.errors.first, "\(run)")
         #expect(error.string("kind") == "permissionDenied")
@@ -184,7 +185,7 @@ struct CaptureCameraTests {
     }
 
     @Test func outputOnlyDeviceIsNotACaptureDevice() throws {
-        let run = try FakeCamera.runProbe(["--device", FakeCamera.device], fake: ["FAKEV4L2_NOTCAP": "1"])
+        let run = try CaptureProbe.run(["--device", FakeCamera.device], fake: ["FAKEV4L2_NOTCAP": "1"])
         #expect(run.status == 1, "\(run)")
         let error = try #require(run.errors.first, "\(run)")
         #expect(error.string("kind") == "notACaptureDevice")
@@ -192,7 +193,7 @@ struct CaptureCameraTests {
     }
 
     @Test func nonV4L2NodeIsNotACaptureDevice() throws {
-        let run = try FakeCamera.runProbe(["--device", "/dev/null"], preload: false)
+        let run = try CaptureProbe.run(["--device", "/dev/null"], preload: false)
         #expect(run.status == 1, "\(run)")
         #expect(run.errors.first?.string("kind") == "notACaptureDevice", "\(run)")
         #expect(run.errors.first?.string("error")?.contains("/dev/null") == true)
@@ -200,11 +201,11 @@ struct CaptureCameraTests {
 
     /// Stable names such as /dev/v4l/by-id/... are symlinks to the node; they open the same camera.
     @Test func symlinkedDevicePathOpensTheCamera() throws {
-        let directory = FakeCamera.scratchDirectory("by-id")
+        let directory = TemporaryFolder.make("by-id").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let link = directory + "/usb-Fake_Camera-video-index0"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: FakeCamera.device)
-        let run = try FakeCamera.runProbe(["--device", link, "--frames", "2"], fake: ["FAKEV4L2_FPS": "200"])
+        let run = try CaptureProbe.run(["--device", link, "--frames", "2"], fake: ["FAKEV4L2_FPS": "200"])
         #expect(run.status == 0, "\(run)")
         #expect(run.open?.string("source") == link)
         #expect(run.frames.count == 2)
@@ -213,7 +214,7 @@ struct CaptureCameraTests {
     /// `kiosk doctor` material: what a node is, asked without streaming.
     @Test func describeReportsTheDriversFormats() throws {
         let missing = "/dev/video-stopkiosk-missing-\(getpid())"
-        let run = try FakeCamera.runProbe(["--describe", FakeCamera.device, "--describe", missing], fake: ["FAKEV4L2_FORMAT": "GREY"])
+        let run = try CaptureProbe.run(["--describe", FakeCamera.device, "--describe", missing], fake: ["FAKEV4L2_FORMAT": "GREY"])
         #expect(run.status == 1, "\(run)")
         let device = try #require(run.lines.first { $0.event == "device" }, "\(run)")
         #expect(device.string("path") == FakeCamera.device)
@@ -228,7 +229,7 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 20, height: 10, count: 3)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try FakeCamera.runProbe(["--video", path, "--frames", "0"], preload: false)
+        let run = try CaptureProbe.run(["--video", path, "--frames", "0"], preload: false)
         #expect(run.status == 0, "\(run)")
         #expect(run.frames.map { $0.string("fnv") } == source.map { TestFrames.fingerprint($0.pixels) })
         #expect(run.open?.string("colourspace") == "420jpeg")

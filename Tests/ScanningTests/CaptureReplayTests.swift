@@ -1,11 +1,12 @@
 import Foundation
+import KioskTesting
 @testable import Scanning
 import Testing
 
 /// Y4M reading and writing, image-folder replay, and the reconnecting camera's state machine (with scripted
 /// cameras, in process).
 struct CaptureReplayTests {
-    private func scratch(_ label: String) -> String { FakeCamera.scratchDirectory(label) }
+    private func scratch(_ label: String) -> String { TemporaryFolder.make(label).path }
     private func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
     private func readAll(_ source: any FrameSource) throws -> [LumaFrame] {
@@ -255,8 +256,7 @@ struct CaptureReplayTests {
         #expect(errors == [.deviceLost(device: device, reason: "No such device on VIDIOC_DQBUF")])
         #expect(source.reconnections == 1)
         #expect(cameras.first?.closed == true)
-        #expect(states.count == 5)
-        guard states.count == 5 else { return }
+        try #require(states.count == 5)
         #expect(states[0] == .streaming(nil))
         #expect(states[1] == .reconnecting(lastError: .deviceLost(device: device, reason: "No such device on VIDIOC_DQBUF"), attempt: 0, retryIn: .milliseconds(5)))
         #expect(states[2] == .reconnecting(lastError: .noSuchDevice(device: device), attempt: 1, retryIn: .milliseconds(5)))

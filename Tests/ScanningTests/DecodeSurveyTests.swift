@@ -1,27 +1,16 @@
 import Foundation
+import KioskTesting
 import Testing
 @testable import Scanning
-
-/// The shared photo set, `../shared/data/qr` beside the repository (absent on a fresh clone elsewhere).
-enum SharedPhotos {
-    static let folder: String? = {
-        // Resolve symlinks so the path is found from the repository's real location.
-        var path = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        for _ in 0..<3 { path.deleteLastPathComponent() } // …/Tests/ScanningTests/x.swift → repository
-        let folder = path.deletingLastPathComponent().appendingPathComponent("shared/data/qr").path
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? folder : nil
-    }()
-}
 
 @Suite struct DecodeSurveyTests {
     /// What `zbarimg` 0.23.92 decodes exactly on the four QR folders (shared/data/README.md).
     static let zbarimgCount = 67
 
-    @Test(.enabled(if: SharedPhotos.folder != nil, "../shared/data/qr is absent: detection survey skipped"))
+    /// The shared photo set, `../shared/data/qr`.
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
     func findsAtLeastAsManyAsZbarimg() throws {
-        let folder = try #require(SharedPhotos.folder)
+        let folder = try #require(SharedData.folder).appendingPathComponent("qr").path
         let report = DetectionSurvey.run(folder: folder, subfolders: DetectionSurvey.sharedQRFolders,
                                          evaluate: [.direct])
         #expect(report.results.count >= 97)
@@ -35,7 +24,6 @@ enum SharedPhotos {
     }
 
     @Test func surveyOfASyntheticFolder() throws {
-        guard DecodeFixtures.canRenderQR else { return }
         let directory = DecodeFixtures.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/set", withIntermediateDirectories: true)
         // Two readable codes (one inverted), one image without a code, one image without expectation.

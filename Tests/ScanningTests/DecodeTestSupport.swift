@@ -1,45 +1,12 @@
 import Foundation
+import KioskTesting
 @testable import Scanning
 
-/// Test fixtures for the decoding and image-loading tests: QR codes rendered with libqrencode (loaded with
-/// dlopen, so no C shim target is needed), a minimal PNG writer, tiny JPEGs, temporary folders.
+/// Test fixtures for the decoding and image-loading tests: frames holding QR codes (libqrencode through
+/// KioskTesting, error correction M), scenes without a code, tiny JPEGs. PNGs: `PNGFiles`; folders: `TemporaryFolder`.
 enum DecodeFixtures {
-    // MARK: QR rendering through libqrencode
-
-    /// `QRcode *QRcode_encodeData(int size, const unsigned char *data, int version, QRecLevel level)`
-    private typealias EncodeData = @convention(c) (Int32, UnsafePointer<UInt8>?, Int32, Int32) -> UnsafeMutableRawPointer?
-    /// `void QRcode_free(QRcode *qrcode)`
-    private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
-
-    private struct QREncode: @unchecked Sendable {
-        // Function pointers from dlsym, immutable after loading.
-        let encode: EncodeData
-        let free: Free
-    }
-
-    private static let qrencode: QREncode? = {
-        guard let handle = dlopen("libqrencode.so.4", RTLD_NOW) ?? dlopen("libqrencode.so", RTLD_NOW),
-              let encode = dlsym(handle, "QRcode_encodeData"), let free = dlsym(handle, "QRcode_free") else {
-            return nil
-        }
-        return QREncode(encode: unsafeBitCast(encode, to: EncodeData.self), free: unsafeBitCast(free, to: Free.self))
-    }()
-
-    static var canRenderQR: Bool { qrencode != nil }
-
-    /// The module matrix for `bytes` (byte mode, error correction M): `width × width`, true = dark.
-    static func qrMatrix(_ bytes: [UInt8]) -> (width: Int, dark: [Bool]) {
-        guard let library = qrencode else { fatalError("libqrencode not available (install libqrencode-dev)") }
-        guard let code = bytes.withUnsafeBufferPointer({ library.encode(Int32($0.count), $0.baseAddress, 0, 1) }) else {
-            fatalError("QRcode_encodeData failed")
-        }
-        defer { library.free(code) }
-        // struct QRcode { int version; int width; unsigned char *data; }
-        let width = Int(code.load(fromByteOffset: 4, as: Int32.self))
-        let data = code.load(fromByteOffset: 8, as: UnsafePointer<UInt8>.self)
-        let dark = (0..<width * width).map { data[$0] & 1 == 1 }
-        return (width, dark)
-    }
+    /// The module matrix for `bytes` (byte mode, error correction M).
+    static func qrMatrix(_ bytes: [UInt8]) -> QRCodes.Matrix { QRCodes.matrix(bytes, correction: .medium) }
 
     /// A frame of `width × height` with a QR code of `payload` drawn at (`x`, `y`), `module` pixels per module,
     /// with a 4-module quiet zone of `paper` on a background of `background`. `inverted` swaps ink and paper.
@@ -47,21 +14,9 @@ enum DecodeFixtures {
         withQR payload: [UInt8], width: Int = 640, height: Int = 480, x: Int = 100, y: Int = 80, module: Int = 5,
         ink: UInt8 = 20, paper: UInt8 = 235, background: UInt8 = 120, inverted: Bool = false, noise: Int = 6
     ) -> LumaFrame {
-        let matrix = qrMatrix(payload)
         var pixels = backgroundPixels(width: width, height: height, level: background, noise: noise)
-        let quiet = 4
-        let side = (matrix.width + 2 * quiet) * module
-        let dark = inverted ? paper : ink, light = inverted ? ink : paper
-        for py in 0..<side {
-            for px in 0..<side {
-                let fx = x + px, fy = y + py
-                guard fx >= 0, fx < width, fy >= 0, fy < height else { continue }
-                let mx = px / module - quiet, my = py / module - quiet
-                let isDark = mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width
-                    && matrix.dark[my * matrix.width + mx]
-                pixels[fy * width + fx] = isDark ? dark : light
-            }
-        }
+        QRCodes.draw(qrMatrix(payload), into: &pixels, width: width, height: height, x: x, y: y, module: module,
+                     ink: inverted ? paper : ink, paper: inverted ? ink : paper)
         return LumaFrame(width: width, height: height, pixels: pixels)
     }
 
@@ -72,7 +27,7 @@ enum DecodeFixtures {
 
     /// Side in pixels of the code `frame(withQR:)` draws, quiet zone included.
     static func renderedSide(_ payload: [UInt8], module: Int = 5) -> Int {
-        (qrMatrix(payload).width + 8) * module
+        QRCodes.side(qrMatrix(payload), module: module)
     }
 
     /// A textured scene with no code: gradients, a checker of soft blocks, deterministic noise.
@@ -99,71 +54,11 @@ enum DecodeFixtures {
         }
     }
 
-    // MARK: Files
-
-    /// A new empty directory under the system's temporary directory.
-    static func temporaryDirectory() -> String {
-        var template = Array((NSTemporaryDirectory() + "/scanning-tests-XXXXXX").utf8CString)
-        guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            fatalError("mkdtemp failed")
-        }
-        return String(cString: path)
-    }
+    /// A new empty folder under the system's temporary folder.
+    static func temporaryDirectory() -> String { TemporaryFolder.make("scanning").path }
 
     static func write(_ bytes: [UInt8], to path: String) {
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-    }
-
-    // MARK: Minimal PNG writer (stored deflate blocks, no compression)
-
-    enum PNGColour: UInt8 { case grey = 0, rgb = 2, palette = 3, greyAlpha = 4, rgba = 6 }
-
-    /// Encodes scanlines (packed samples, without filter bytes) as a PNG; `chunks` (PLTE, tRNS) go before IDAT.
-    static func png(width: Int, height: Int, bitDepth: UInt8, colour: PNGColour, rows: [[UInt8]],
-                    chunks: [(String, [UInt8])] = []) -> [UInt8] {
-        var raw: [UInt8] = []
-        for row in rows { raw.append(0); raw.append(contentsOf: row) }
-        var output: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colour.rawValue, 0, 0, 0]
-        output += chunk("IHDR", header)
-        for (type, data) in chunks { output += chunk(type, data) }
-        output += chunk("IDAT", zlibStored(raw))
-        output += chunk("IEND", [])
-        return output
-    }
-
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
-    }
-
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65535, data.count - offset)
-            let final: UInt8 = offset + count == data.count ? 1 : 0
-            output.append(final)
-            output += [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            output += data[offset..<offset + count]
-            offset += count
-        } while offset < data.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in data { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-        return output + bigEndian(b << 16 | a)
-    }
-
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
     // MARK: Tiny JPEGs (made once with libjpeg-turbo, quality 95)

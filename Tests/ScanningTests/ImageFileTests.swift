@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import Testing
 @testable import Scanning
 
@@ -15,22 +16,22 @@ import Testing
 
     @Test func loadsEightBitGreyPNG() throws {
         let rows: [[UInt8]] = [[0, 64, 128], [255, 10, 20]]
-        let frame = try ImageFile.load(save(DecodeFixtures.png(width: 3, height: 2, bitDepth: 8, colour: .grey, rows: rows), "g.png"))
+        let frame = try ImageFile.load(save(PNGFiles.encode(width: 3, height: 2, bitDepth: 8, colour: .grey, rows: rows), "g.png"))
         #expect(frame.width == 3 && frame.height == 2)
         #expect(frame.pixels == [0, 64, 128, 255, 10, 20])
     }
 
     @Test func loadsOneBitAndSixteenBitGrey() throws {
         // 1 bit: 8 pixels in one byte, MSB first: 1010 0000.
-        let bits = DecodeFixtures.png(width: 4, height: 1, bitDepth: 1, colour: .grey, rows: [[0b1010_0000]])
+        let bits = PNGFiles.encode(width: 4, height: 1, bitDepth: 1, colour: .grey, rows: [[0b1010_0000]])
         #expect(try ImageFile.load(save(bits, "b.png")).pixels == [255, 0, 255, 0])
-        let wide = DecodeFixtures.png(width: 2, height: 1, bitDepth: 16, colour: .grey, rows: [[0xFF, 0xFF, 0x80, 0x00]])
+        let wide = PNGFiles.encode(width: 2, height: 1, bitDepth: 16, colour: .grey, rows: [[0xFF, 0xFF, 0x80, 0x00]])
         #expect(try ImageFile.load(save(wide, "w.png")).pixels == [255, 128])
     }
 
     @Test func convertsRGBToLuma() throws {
         let rows: [[UInt8]] = [[255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0]]
-        let frame = try ImageFile.load(save(DecodeFixtures.png(width: 4, height: 1, bitDepth: 8, colour: .rgb, rows: rows), "c.png"))
+        let frame = try ImageFile.load(save(PNGFiles.encode(width: 4, height: 1, bitDepth: 8, colour: .rgb, rows: rows), "c.png"))
         #expect(frame.pixels[0] == 255 && frame.pixels[1] == 0)
         // Rec. 709 weights: red ≈ 54, green ≈ 182.
         #expect(abs(Int(frame.pixels[2]) - 54) <= 2)
@@ -40,23 +41,23 @@ import Testing
     @Test func compositesAlphaOntoWhite() throws {
         // Black opaque, black fully transparent, black half transparent.
         let rows: [[UInt8]] = [[0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 128]]
-        let frame = try ImageFile.load(save(DecodeFixtures.png(width: 3, height: 1, bitDepth: 8, colour: .rgba, rows: rows), "a.png"))
+        let frame = try ImageFile.load(save(PNGFiles.encode(width: 3, height: 1, bitDepth: 8, colour: .rgba, rows: rows), "a.png"))
         #expect(frame.pixels[0] == 0 && frame.pixels[1] == 255)
         #expect(abs(Int(frame.pixels[2]) - 127) <= 1)
-        let greyAlpha = DecodeFixtures.png(width: 2, height: 1, bitDepth: 8, colour: .greyAlpha, rows: [[0, 255, 0, 0]])
+        let greyAlpha = PNGFiles.encode(width: 2, height: 1, bitDepth: 8, colour: .greyAlpha, rows: [[0, 255, 0, 0]])
         #expect(try ImageFile.load(save(greyAlpha, "ga.png")).pixels == [0, 255])
     }
 
     @Test func expandsPaletteWithTransparency() throws {
         let palette: [UInt8] = [0, 0, 0, 255, 255, 255, 0, 0, 0]
-        let png = DecodeFixtures.png(width: 3, height: 1, bitDepth: 8, colour: .palette, rows: [[0, 1, 2]],
-                                     chunks: [("PLTE", palette), ("tRNS", [255, 255, 0])])
+        let png = PNGFiles.encode(width: 3, height: 1, bitDepth: 8, colour: .palette, rows: [[0, 1, 2]],
+                                  chunks: [("PLTE", palette), ("tRNS", [255, 255, 0])])
         #expect(try ImageFile.load(save(png, "p.png")).pixels == [0, 255, 255])
     }
 
     @Test func truncatedAndCorruptPNGAreErrorsNamingTheFile() throws {
-        let good = DecodeFixtures.png(width: 64, height: 64, bitDepth: 8, colour: .grey,
-                                      rows: Array(repeating: Array(repeating: 7, count: 64), count: 64))
+        let good = PNGFiles.encode(width: 64, height: 64, bitDepth: 8, colour: .grey,
+                                   rows: Array(repeating: Array(repeating: 7, count: 64), count: 64))
         let truncatedPath = save(Array(good.prefix(good.count / 2)), "t.png")
         #expect(throws: ImageFile.LoadError.self) { try ImageFile.load(truncatedPath) }
         do {
@@ -77,7 +78,7 @@ import Testing
             #expect(!detail.isEmpty)
         }
         // Header claiming an absurd size is refused before allocating.
-        let huge = DecodeFixtures.png(width: 100_000, height: 100_000, bitDepth: 8, colour: .grey, rows: [[0]])
+        let huge = PNGFiles.encode(width: 100_000, height: 100_000, bitDepth: 8, colour: .grey, rows: [[0]])
         #expect(throws: ImageFile.LoadError.self) { try ImageFile.load(save(huge, "h.png")) }
     }
 
@@ -153,7 +154,7 @@ import Testing
 
     @Test func sniffsByContentNotName() throws {
         // A PNG named .jpg loads as PNG.
-        let png = DecodeFixtures.png(width: 1, height: 1, bitDepth: 8, colour: .grey, rows: [[42]])
+        let png = PNGFiles.encode(width: 1, height: 1, bitDepth: 8, colour: .grey, rows: [[42]])
         #expect(try ImageFile.load(save(png, "really-a-png.jpg")).pixels == [42])
         #expect(ImageFile.sniff(DecodeFixtures.greyJPEG) == .jpeg)
         #expect(ImageFile.sniff(Array("P2 ".utf8)) == .pgmPlain)

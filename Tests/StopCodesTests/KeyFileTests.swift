@@ -1,14 +1,14 @@
 import Foundation
+import KioskTesting
 import Testing
 @testable import StopCodes
 
 @Suite struct KeyFileTests {
-    /// A fresh private directory per test.
+    /// A fresh private directory per test (mode 0700, as mkdtemp makes them).
     func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/stopcodes-keys-XXXXXX").utf8CString)
-        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        try #require(path != nil)
-        return String(cString: path!)
+        let path = TemporaryFolder.make("keys").path
+        try #require(chmod(path, 0o700) == 0)
+        return path
     }
 
     func mode(_ path: String) -> UInt32 {

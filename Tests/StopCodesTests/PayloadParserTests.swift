@@ -1,3 +1,4 @@
+import KioskTesting
 import Testing
 @testable import StopCodes
 
@@ -226,7 +227,7 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
     }
 
     @Test func binaryJunkIsNotAStopCode() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for length in [1, 3, 64, 1000, 4096] {
             let junk = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
             let result = fixture.parser(.prefer).parse(junk)
@@ -246,18 +247,5 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
     @Test func escapeSequencesInAForeignURLAreStripped() {
         let payload = "https://evil.example/\u{1B}]8;;http://x\u{07}click\u{1B}[8m hidden\u{202E}txt"
         #expect(fixture.parser(.prefer).parse(payload) == .notAStopCode(text: "https://evil.example/click hiddentxt"))
-    }
-}
-
-/// Deterministic pseudo-random numbers for junk payloads.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import GRDB
 import SampleData
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 @Suite struct GTFSImporterTests {
     func importFeed(_ feed: URL) throws -> (ImportSummary, DatabaseQueue) {
-        let db = TestSupport.temporaryDirectory("db").appendingPathComponent("routes.sqlite").path
+        let db = TemporaryFolder.make("db").appendingPathComponent("routes.sqlite").path
         let summary = try GTFSImporter(feedPath: feed.path, databasePath: db).run()
         return (summary, try DatabaseQueue(path: db))
     }
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func badZipAndMissingFeed() throws {
-        let dir = TestSupport.temporaryDirectory("zip")
+        let dir = TemporaryFolder.make("zip")
         let zip = dir.appendingPathComponent("broken.zip")
         try Data("this is not a zip".utf8).write(to: zip)
         #expect(throws: ImportError.self) { try GTFSImporter(feedPath: zip.path, databasePath: dir.appendingPathComponent("x.sqlite").path).run() }
@@ -174,16 +175,13 @@ import Testing
 
     // MARK: Real feeds (../shared/data/gtfs), skipped on a clone without them
 
-    @Test(arguments: [
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)), arguments: [
         ("google-sample.zip", ["stops": 9, "stop_times": 28, "trips": 11, "routes": 5, "frequencies": 11, "calendar": 2, "calendar_dates": 1]),
         ("carta.zip", ["stops": 1163, "stop_times": 82_644, "routes": 14, "trips": 1848, "calendar": 3, "calendar_dates": 5]),
         ("vilnius.zip", ["stops": 1293, "stop_times": 445_217, "routes": 101, "trips": 23_398, "calendar": 8, "calendar_dates": 72]),
     ])
     func realFeedsImportWithExactCounts(file: String, expected: [String: Int]) throws {
-        guard let shared = TestSupport.sharedData else {
-            print("skipped: ../shared/data is absent, so \(file) is not checked")
-            return
-        }
+        let shared = try #require(SharedData.folder)
         let (summary, _) = try importFeed(shared.appendingPathComponent("gtfs/\(file)"))
         for (table, rows) in expected { #expect(summary.count(table) == rows, "\(file) \(table)") }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import GRDB
 import Testing
 
@@ -6,8 +7,8 @@ import Testing
 @Suite struct ImportCommandTests {
     /// A database holding the minimal feed, to check later imports never damage it.
     func existingDatabase() throws -> (path: String, hash: String) {
-        let path = TestSupport.temporaryDirectory("cli").appendingPathComponent("routes.sqlite").path
-        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", path])
+        let path = TemporaryFolder.make("cli").appendingPathComponent("routes.sqlite").path
+        let result = try Programs.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", path])
         #expect(result.status == 0, "\(result.stderr)")
         return (path, try feedHash(path))
     }
@@ -21,8 +22,8 @@ import Testing
     }
 
     @Test func summaryListsCountsDatesAndWarnings() throws {
-        let db = TestSupport.temporaryDirectory("cli").appendingPathComponent("r.sqlite").path
-        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
+        let db = TemporaryFolder.make("cli").appendingPathComponent("r.sqlite").path
+        let result = try Programs.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
         #expect(result.status == 0)
         #expect(result.stdout.contains(try Regex(#"\n  stop_times +6\n"#)))
         #expect(result.stdout.contains("Service dates: 2026-01-01 to 2026-12-31 (America/Guayaquil)"))
@@ -32,7 +33,7 @@ import Testing
     @Test func badFeedExitsTwoAndLeavesTheDatabaseAlone() throws {
         let (db, hash) = try existingDatabase()
         let bad = TestSupport.feed(replacing: ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:xx:00,08:10:00,S2,2\n"])
-        let result = try TestSupport.runKiosk(["import", bad.path, "--db", db])
+        let result = try Programs.runKiosk(["import", bad.path, "--db", db])
         #expect(result.status == 2)
         #expect(result.stderr.contains("stop_times.txt line 3, column 'arrival_time': '08:xx:00' is not a time HH:MM:SS"))
         #expect(result.stderr.contains("was not changed"))
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func unwritableTargetIsAClearError() throws {
-        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", "/nonexistent-dir/routes.sqlite"])
+        let result = try Programs.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", "/nonexistent-dir/routes.sqlite"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("the folder /nonexistent-dir does not exist"))
     }
@@ -68,12 +69,7 @@ import Testing
         let feed = largeFeed()
         let directory = (db as NSString).deletingLastPathComponent
         for killAfterBytes in [1, 2 << 20, 6 << 20] {
-            let process = Process()
-            process.executableURL = TestSupport.kioskExecutable
-            process.arguments = ["import", feed.path, "--db", db]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Programs.startKiosk(["import", feed.path, "--db", db])
             // Wait until the staging file has grown to the chosen size (or the import finished, which fails the test).
             var staged = false
             for _ in 0..<6000 where process.isRunning {
@@ -87,32 +83,26 @@ import Testing
                 usleep(2000)
             }
             #expect(staged, "the import finished before it could be killed at \(killAfterBytes) bytes")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal)
+            process.signal(SIGKILL)
+            #expect(process.wait().signal == SIGKILL)
             #expect(try feedHash(db) == hash, "killed after \(killAfterBytes) bytes")
         }
         // SIGTERM (a service stopping) removes its staging file at once.
-        let process = Process()
-        process.executableURL = TestSupport.kioskExecutable
-        process.arguments = ["import", feed.path, "--db", db]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Programs.startKiosk(["import", feed.path, "--db", db])
         for _ in 0..<6000 where process.isRunning {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            if names.contains(where: { $0.hasPrefix(".routes.sqlite.import-\(process.processIdentifier)") }) { break }
+            if names.contains(where: { $0.hasPrefix(".routes.sqlite.import-\(process.pid)") }) { break }
             usleep(2000)
         }
         usleep(50_000)
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 128 + SIGTERM)
-        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasPrefix(".routes.sqlite.import-\(process.processIdentifier)") })
+        process.signal(SIGTERM)
+        let stopped = process.wait()
+        #expect(stopped.status == 128 + SIGTERM && stopped.signal == nil, "the import exits on SIGTERM after cleaning up: \(stopped)")
+        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasPrefix(".routes.sqlite.import-\(process.pid)") })
         #expect(try feedHash(db) == hash)
 
         // The next import cleans up what the killed ones left and replaces the database.
-        let result = try TestSupport.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
+        let result = try Programs.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", db])
         #expect(result.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["routes.sqlite"])
     }

@@ -1,13 +1,14 @@
 import Foundation
+import KioskTesting
 import Testing
 
 /// `kiosk lookup` as an integrator runs it: exit codes and the messages on standard error.
 @Suite struct LookupCommandTests {
     /// Each run gets its own cache, so the bundled sample is imported where the test can see it.
-    let environment = ["XDG_CACHE_HOME": TestSupport.temporaryDirectory("cache").path]
+    let environment = ["XDG_CACHE_HOME": TemporaryFolder.make("cache").path]
 
-    func lookup(_ arguments: [String]) throws -> TestSupport.ProcessResult {
-        try TestSupport.runKiosk(["lookup"] + arguments, environment: environment)
+    func lookup(_ arguments: [String]) throws -> ProcessResult {
+        try Programs.runKiosk(["lookup"] + arguments, environment: environment)
     }
 
     @Test func textAndJSONOnTheBundledSample() throws {
@@ -58,13 +59,13 @@ import Testing
     }
 
     @Test func signedLabelURLsWithTheKiosksConfig() throws {
-        let dir = TestSupport.temporaryDirectory("signed")
-        let keys = try TestSupport.runKiosk(["keys", "generate", "--out", dir.path], environment: environment)
+        let dir = TemporaryFolder.make("signed")
+        let keys = try Programs.runKiosk(["keys", "generate", "--out", dir.path], environment: environment)
         #expect(keys.status == 0, "\(keys.stderr)")
         let publicLine = try #require(keys.stdout.split(separator: "\n").compactMap { line in
             line.range(of: "stopkiosk-ed25519-public-v1:").map { String(line[$0.lowerBound...]) }
         }.first)
-        let labels = try TestSupport.runKiosk(["labels", "--stops", "1091", "--sign-key", dir.appendingPathComponent("label-signing.key").path,
+        let labels = try Programs.runKiosk(["labels", "--stops", "1091", "--sign-key", dir.appendingPathComponent("label-signing.key").path,
                                                "--json", "--out", dir.appendingPathComponent("l.pdf").path], environment: environment)
         #expect(labels.status == 0, "\(labels.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(labels.stdout.utf8)) as? [String: Any])
@@ -87,10 +88,10 @@ import Testing
 
         // The same config drives `kiosk scan`: the printed label, photographed, resolves under `require`.
         let png = dir.appendingPathComponent("1091.png")
-        let printed = try TestSupport.runKiosk(["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--sign-key",
+        let printed = try Programs.runKiosk(["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--sign-key",
                                                 dir.appendingPathComponent("label-signing.key").path, "--out", png.path], environment: environment)
         #expect(printed.status == 0, "\(printed.stderr)")
-        let scanned = try TestSupport.runKiosk(["scan", "--images", png.path, "--config", config.path, "--json", "--once"], environment: environment)
+        let scanned = try Programs.runKiosk(["scan", "--images", png.path, "--config", config.path, "--json", "--once"], environment: environment)
         #expect(scanned.status == 0, "\(scanned.stderr)")
         #expect(scanned.stdout.contains("\"status\":\"stop\"") || scanned.stdout.contains("\"status\" : \"stop\""), "\(scanned.stdout)")
         #expect(scanned.stdout.contains("1091"))
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func missingOrCorruptDatabase() throws {
-        let dir = TestSupport.temporaryDirectory("dbs")
+        let dir = TemporaryFolder.make("dbs")
         let missing = try lookup(["1091", "--db", dir.appendingPathComponent("none.sqlite").path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("none.sqlite does not exist; create it with: kiosk import FEED.zip --db"))

@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import SampleData
 import Testing
 import TransitModel
@@ -7,7 +8,7 @@ import TransitModel
 /// Departures computed by hand from the feeds' text, checked against what the stop view says.
 @Suite struct StopViewTests {
     static func database(_ feed: URL) throws -> RouteDatabase {
-        let path = TestSupport.temporaryDirectory("view").appendingPathComponent("routes.sqlite").path
+        let path = TemporaryFolder.make("view").appendingPathComponent("routes.sqlite").path
         _ = try GTFSImporter(feedPath: feed.path, databasePath: path).run()
         return try RouteDatabase(path: path)
     }
@@ -237,11 +238,9 @@ import TransitModel
 
     // MARK: CARTA (../shared/data), departures read off the feed's own files
 
-    @Test func cartaWeekdayDepartures() throws {
-        guard let shared = TestSupport.sharedData else {
-            print("skipped: ../shared/data is absent, so carta.zip is not checked")
-            return
-        }
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func cartaWeekdayDepartures() throws {
+        let shared = try #require(SharedData.folder)
         let db = try Self.database(shared.appendingPathComponent("gtfs/carta.zip"))
         // Stop 1433 "Carter & Hotel Bo" (stop_id 1538), Wednesday 2026-06-10, service 1, 07:45–08:15.
         let v = try view(db, "1433", at: "2026-06-10T07:45", window: 30)

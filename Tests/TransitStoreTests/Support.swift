@@ -1,22 +1,11 @@
 import Foundation
-import Testing
+import KioskTesting
 
-/// Writes small GTFS feeds for tests and runs the built `kiosk` executable as a person would.
+/// Small GTFS feeds for the store's tests (running `kiosk`, folders and shared data: KioskTesting).
 enum TestSupport {
-    /// A fresh temporary directory, unique per call (tests run in parallel).
-    static func temporaryDirectory(_ name: String = "t") -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stopkiosk-tests-\(getpid())-\(name)-\(UUID().uuidString.prefix(8))")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Writes a feed directory from file name → exact contents (bytes are written as given: BOM, CRLF …).
+    /// Writes a feed folder from file name → exact contents (bytes are written as given: BOM, CRLF …).
     static func writeFeed(_ files: [String: String], name: String = "feed") -> URL {
-        let dir = temporaryDirectory(name)
-        for (file, contents) in files {
-            try! Data(contents.utf8).write(to: dir.appendingPathComponent(file))
-        }
-        return dir
+        TemporaryFolder.make(name, files: files)
     }
 
     /// A minimal valid feed; tests replace one file at a time to exercise one rule.
@@ -29,54 +18,10 @@ enum TestSupport {
         "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:10:00,09:10:00,S2,2\nT2,09:20:00,09:20:00,S3,3\n",
     ]
 
+    /// The minimal feed with some files replaced (nil: removed).
     static func feed(replacing changes: [String: String?]) -> URL {
         var files = minimalFeed
         for (file, contents) in changes { files[file] = contents }
         return writeFeed(files)
-    }
-
-    /// The directory holding the built products (the test bundle is built beside them).
-    static var productsDirectory: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    }
-
-    static var kioskExecutable: URL { productsDirectory.appendingPathComponent("kiosk") }
-
-    struct ProcessResult {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// Runs `kiosk ARGS…` to completion and captures what it printed.
-    static func runKiosk(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = kioskExecutable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        // Files rather than pipes: a chatty child can never block on a full pipe.
-        let dir = temporaryDirectory("run")
-        let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
-        try? FileManager.default.removeItem(at: dir)
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    /// `../shared/data` beside the repository, where the real public feeds for checks live; nil (and the test
-    /// skips with a message) on a clone without it.
-    static var sharedData: URL? {
-        var dir = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { dir.deleteLastPathComponent() }
-        let shared = dir.deletingLastPathComponent().appendingPathComponent("shared/data")
-        return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
     }
 }

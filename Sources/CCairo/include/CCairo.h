@@ -1,6 +1,6 @@
 #ifndef CCAIRO_H
 #define CCAIRO_H
-#include <cairo/cairo.h>
-#include <cairo/cairo-pdf.h>
-#include <cairo/cairo-svg.h>
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #endif

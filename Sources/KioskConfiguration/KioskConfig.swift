@@ -1,0 +1,46 @@
+import TransitModel
+import Foundation
+import StopCodes
+
+/// Everything a kiosk can be configured with. Every command reads the same value, so `kiosk lookup` parses a
+/// scanned URL exactly as the kiosk screen does. Defaults are what a kiosk does with no config file.
+public struct KioskConfig: Sendable, Equatable {
+    /// Camera device path (`/dev/video0`, `/dev/v4l/by-id/…`).
+    public var cameraDevice = "/dev/video0"
+    public var cameraWidth = 1280
+    public var cameraHeight = 720
+    public var cameraFramesPerSecond = 30
+    /// Route database; nil means the bundled sample network.
+    public var databasePath: String?
+    /// The stop the idle screen shows departures for (a stop ID or code); nil: none.
+    public var homeStop: String?
+    public var language: Language = .es
+    public var windowMinutes = 60
+    public var nearbyRadiusMeters = 400
+    /// Journey plans from the kiosk: most transfers an option may have, and walks between stops up to this far.
+    public var maxTransfers = 3
+    public var walkRadiusMeters = 400
+    public var idleTimeoutSeconds = 60
+    /// zbar symbology names: "qrcode", "code128", "ean13" …
+    public var symbologies = ["qrcode", "code128", "ean13"]
+    /// The same code seen again within this many seconds does not trigger again.
+    public var debounceSeconds = 3.0
+    public var signaturePolicy: SignaturePolicy = .prefer
+    /// One-line public keys (`stopkiosk-ed25519-public-v1:…`) trusted for signed labels.
+    public var publicKeys: [String] = []
+    /// Overrides the feed ID signed labels name (default: the database's, see `RouteDatabase.feedID`).
+    public var feedID: String?
+    /// The URL this network's labels carry.
+    public var urlTemplate = "https://transit.example/s/{stop_code}"
+    /// Other agencies' stop URLs the scanner also understands.
+    public var foreignTemplates: [String] = []
+
+    public init() {}
+
+    /// The payload parser this configuration describes, for a database whose feed ID is `databaseFeedID`.
+    public func payloadParser(databaseFeedID: String) throws -> PayloadParser {
+        PayloadParser(feedID: feedID ?? databaseFeedID, ownTemplates: [try StopURLTemplate(urlTemplate)],
+                      foreignTemplates: try foreignTemplates.map { try StopURLTemplate($0) },
+                      trustedKeys: try publicKeys.map { try PublicKey(encoded: $0) }, policy: signaturePolicy)
+    }
+}

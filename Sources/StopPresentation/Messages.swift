@@ -1,0 +1,199 @@
+import Foundation
+import TransitModel
+
+/// Every sentence the program shows a passenger, in both languages, in one place. A message is a value, so a
+/// screen can be drawn in Spanish or English from the same state, and a test can check both.
+public enum Message: Sendable, Equatable {
+    // The stop view (`kiosk lookup` and the kiosk screen)
+    case routes
+    case departures(minutes: Int)
+    case noDeparturesInWindow(minutes: Int)
+    case nextDeparture(clock: String, dayOffset: Int)
+    case noDeparturesThisWeek
+    case firstAndLast(date: String)
+    case nearby(meters: Int)
+    case noNearbyStops(meters: Int)
+    case minutesAway(Int)
+    case now
+    case approximate
+    case towards(String)
+    case platform(String)
+    case station(String)
+    case wheelchairAccessible
+    case notWheelchairAccessible
+    case code(String)
+
+    // The kiosk screen: prompts, key hints, notices
+    case holdCodePrompt
+    case holdCodeDetail
+    case typeInstead(hasHome: Bool)
+    case nextDeparturesHere
+    case whereTo
+    case typeOrScanDestination
+    case typeYourStop
+    case noMatches
+    case searching
+    case planning
+    case loadingStop
+    case keyLanguage
+    case keyBack
+    case keyHome
+    case keyPick
+    case keyPlan
+    case keyScroll
+    case keyNewDestination
+    case cameraUnavailable
+    case cameraStarting
+    case notAStopCode
+    case notAStopCodeDetail(String)
+    case unknownStop(String)
+    case unknownStopDetail
+    case forged
+    case forgedDetail(String)
+    case signatureRequired
+    case signatureRequiredDetail
+    case databaseUnavailable
+    case databaseUnavailableDetail
+    case outOfService(start: String, end: String)
+    case outOfServiceDetail
+    case noSuchStop(String)
+    case ambiguous
+    case sameStop
+    case lookupFailed
+    case pressAnyKey
+    case demoBanner
+    case moreBelow(Int)
+    case serviceTo(String)
+
+    // `kiosk plan` text
+    case journeyHeading(from: String, to: String)
+    case leavingFrom(String)
+    case noJourney(maxTransfers: Int)
+    case routesAtStart(String)
+    case routesAtDestination(String)
+    case noRoutes
+    case direct
+    case transferCount(Int)
+    case option(number: Int, departure: String, arrival: String, minutes: Int, transfers: String)
+    case walkTo(minutes: Int, stop: String)
+    case take(route: String, headsign: String, stop: String)
+    case getOffAt(stop: String, stops: Int)
+
+    public func text(_ language: Language) -> String {
+        let es = language == .es
+        switch self {
+        case .routes: return es ? "Líneas" : "Routes"
+        case let .departures(m): return es ? "Salidas en los próximos \(m) min" : "Departures in the next \(m) min"
+        case let .noDeparturesInWindow(m): return es ? "No hay salidas en los próximos \(m) min." : "No departures in the next \(m) min."
+        case let .nextDeparture(clock, day): return es ? "Próxima salida: \(clock)" + (day == 1 ? " de mañana" : day > 1 ? " (en \(day) días)" : "") : "Next departure: \(clock)" + (day == 1 ? " tomorrow" : day > 1 ? " (in \(day) days)" : "")
+        case .noDeparturesThisWeek: return es ? "No hay salidas en los próximos siete días." : "No departures in the next seven days."
+        case let .firstAndLast(date): return es ? "Primera y última salida (\(date))" : "First and last departure (\(date))"
+        case let .nearby(m): return es ? "Paradas cercanas (hasta \(m) m)" : "Nearby stops (within \(m) m)"
+        case let .noNearbyStops(m): return es ? "Ninguna otra parada a menos de \(m) m." : "No other stop within \(m) m."
+        case let .minutesAway(m): return es ? "\(m) min" : "\(m) min"
+        case .now: return es ? "ahora" : "now"
+        case .approximate: return es ? "aprox." : "approx."
+        case let .towards(h): return es ? "hacia \(h)" : "to \(h)"
+        case let .platform(p): return es ? "andén \(p)" : "platform \(p)"
+        case let .station(s): return es ? "estación \(s)" : "\(s) station"
+        case .wheelchairAccessible: return es ? "accesible en silla de ruedas" : "wheelchair accessible"
+        case .notWheelchairAccessible: return es ? "no accesible en silla de ruedas" : "not wheelchair accessible"
+        case let .code(c): return es ? "código \(c)" : "code \(c)"
+
+        case .holdCodePrompt: return es ? "Acerque el código de su parada a la cámara" : "Hold your stop code to the camera"
+        case .holdCodeDetail: return es ? "El código QR está en el poste o en la marquesina" : "The QR code is on the pole or the shelter"
+        case let .typeInstead(hasHome):
+            return hasHome ? (es ? "…o escriba a dónde va" : "…or type where you are going")
+                           : (es ? "…o escriba el nombre o el código de su parada" : "…or type your stop's name or code")
+        case .nextDeparturesHere: return es ? "Próximas salidas desde aquí" : "Next departures from here"
+        case .whereTo: return es ? "¿A dónde va?" : "Where are you going?"
+        case .typeOrScanDestination: return es ? "Escriba su destino o acerque su código a la cámara" : "Type your destination or hold its code to the camera"
+        case .typeYourStop: return es ? "Escriba el nombre o el código de su parada" : "Type your stop's name or code"
+        case .noMatches: return es ? "Ninguna parada coincide. Pruebe con otro nombre o con el código." : "No stop matches. Try another name or the code."
+        case .searching: return es ? "Buscando…" : "Searching…"
+        case .planning: return es ? "Buscando cómo llegar…" : "Finding the way…"
+        case .loadingStop: return es ? "Cargando la parada…" : "Loading the stop…"
+        case .keyLanguage: return es ? "Tab: English" : "Tab: Español"
+        case .keyBack: return es ? "Esc: volver" : "Esc: back"
+        case .keyHome: return es ? "Esc: inicio" : "Esc: start"
+        case .keyPick: return es ? "↑↓ elegir" : "↑↓ choose"
+        case .keyPlan: return es ? "Enter: cómo llegar" : "Enter: how to get there"
+        case .keyScroll: return es ? "↑↓ desplazar" : "↑↓ scroll"
+        case .keyNewDestination: return es ? "Escriba otro destino" : "Type another destination"
+        case .cameraUnavailable: return es ? "Cámara no disponible: reintentando. Puede escribir su parada." : "Camera unavailable: retrying. You can type your stop."
+        case .cameraStarting: return es ? "Iniciando la cámara…" : "Starting the camera…"
+        case .notAStopCode: return es ? "Este código no es de una parada" : "This is not a stop code"
+        case let .notAStopCodeDetail(text): return es ? "Dice: \(text)" : "It says: \(text)"
+        case let .unknownStop(value): return es ? "Parada desconocida: \(value)" : "Unknown stop: \(value)"
+        case .unknownStopDetail: return es ? "Este código no está en los horarios de esta red." : "This code is not in this network's timetable."
+        case .forged: return es ? "Etiqueta no válida" : "This label is not genuine"
+        case let .forgedDetail(value):
+            let claim = value.isEmpty ? "" : (es ? " (dice ser \(value))" : " (claims to be \(value))")
+            return es ? "Su firma no es correcta\(claim). Por favor avise al personal." : "Its signature does not verify\(claim). Please tell the staff."
+        case .signatureRequired: return es ? "Etiqueta sin firma" : "Unsigned label"
+        case .signatureRequiredDetail: return es ? "Este quiosco solo acepta etiquetas oficiales firmadas." : "This kiosk only accepts signed official labels."
+        case .databaseUnavailable: return es ? "Horarios no disponibles" : "Timetables unavailable"
+        case .databaseUnavailableDetail: return es ? "El quiosco no encuentra sus datos. El personal ha sido avisado." : "The kiosk cannot find its data. Staff have been told."
+        case let .outOfService(start, end): return es ? "Horarios vencidos (válidos del \(start) al \(end))" : "Timetable out of date (valid \(start) to \(end))"
+        case .outOfServiceDetail: return es ? "Los horarios no cubren la fecha de hoy. Consulte la información en la parada." : "The timetable does not cover today. Please check the information at the stop."
+        case let .noSuchStop(query): return es ? "No encontramos «\(query)»" : "No stop called “\(query)”"
+        case .ambiguous: return es ? "Varias paradas coinciden: elija una de la lista." : "Several stops match: pick one from the list."
+        case .sameStop: return es ? "Ya está en esa parada." : "You are already at that stop."
+        case .lookupFailed: return es ? "No se pudo consultar" : "The lookup failed"
+        case .pressAnyKey: return es ? "Pulse cualquier tecla para continuar" : "Press any key to continue"
+        case .demoBanner: return es ? "DEMO" : "DEMO"
+        case let .moreBelow(n): return es ? "… y \(n) más (↓)" : "… and \(n) more (↓)"
+        case let .serviceTo(h): return es ? "hacia \(h)" : "to \(h)"
+        case let .journeyHeading(from, to): return es ? "De \(from) a \(to)" : "From \(from) to \(to)"
+        case let .leavingFrom(when): return es ? "Salida desde las \(when)" : "Leaving from \(when)"
+        case let .noJourney(n):
+            return es ? "No encontramos cómo llegar con hasta \(n) transbordos en las próximas horas."
+                      : "No way to get there with up to \(n) transfers in the coming hours."
+        case let .routesAtStart(list): return es ? "Líneas en el origen: \(list)" : "Routes at the start: \(list)"
+        case let .routesAtDestination(list): return es ? "Líneas en el destino: \(list)" : "Routes at the destination: \(list)"
+        case .noRoutes: return es ? "ninguna" : "none"
+        case .direct: return es ? "directo" : "direct"
+        case let .transferCount(n): return es ? "\(n) transbordo\(n == 1 ? "" : "s")" : "\(n) transfer\(n == 1 ? "" : "s")"
+        case let .option(number, departure, arrival, minutes, transfers):
+            return (es ? "Opción" : "Option") + " \(number): \(departure) → \(arrival)  (\(minutes) min, \(transfers))"
+        case let .walkTo(minutes, stop): return es ? "Camine \(minutes) min hasta \(stop)" : "Walk \(minutes) min to \(stop)"
+        case let .take(route, headsign, stop): return es ? "Tome \(route) hacia \(headsign) en \(stop)" : "Take \(route) to \(headsign) at \(stop)"
+        case let .getOffAt(stop, stops):
+            return es ? "Baje en \(stop) (\(stops) parada\(stops == 1 ? "" : "s"))" : "Get off at \(stop) (\(stops) stop\(stops == 1 ? "" : "s"))"
+        }
+    }
+}
+
+extension RouteMode {
+    public func name(_ language: Language) -> String {
+        switch (self, language) {
+        case (.tram, .es): return "tranvía"
+        case (.tram, .en): return "tram"
+        case (.subway, .es): return "metro"
+        case (.subway, .en): return "metro"
+        case (.rail, .es): return "tren"
+        case (.rail, .en): return "train"
+        case (.bus, .es): return "bus"
+        case (.bus, .en): return "bus"
+        case (.ferry, .es): return "ferry"
+        case (.ferry, .en): return "ferry"
+        case (.cableTram, .es): return "tranvía de cable"
+        case (.cableTram, .en): return "cable tram"
+        case (.aerialLift, .es): return "teleférico"
+        case (.aerialLift, .en): return "aerial lift"
+        case (.funicular, .es): return "funicular"
+        case (.funicular, .en): return "funicular"
+        case (.trolleybus, .es): return "trolebús"
+        case (.trolleybus, .en): return "trolleybus"
+        case (.monorail, .es): return "monorriel"
+        case (.monorail, .en): return "monorail"
+        case (.coach, .es): return "autocar"
+        case (.coach, .en): return "coach"
+        case (.taxi, .es): return "taxi"
+        case (.taxi, .en): return "taxi"
+        case (.other, .es): return "otro"
+        case (.other, .en): return "other"
+        }
+    }
+}
+

@@ -1,0 +1,2 @@
+/* The system library LibPNG (Debian: libpng-dev), found through pkg-config (libpng). */
+#include <png.h>

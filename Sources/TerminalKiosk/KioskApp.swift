@@ -1,0 +1,326 @@
+import TripPlanning
+import ScanService
+import KioskConfiguration
+import StopPresentation
+import Foundation
+import Logging
+import Scanning
+import StopCodes
+import TransitModel
+import TransitStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The kiosk program: the state machine, the screen builder and the terminal, driven by keys, scans, time,
+/// resizes and database imports. One main loop owns the state, the database and the terminal; the keyboard and
+/// the camera each have a thread that posts events.
+public final class KioskApp {
+    public let options: KioskRunOptions
+    private let logger = Logger(label: "stopkiosk.kiosk")
+    private let queue = RuntimeEventQueue()
+    private let control = ScanControl()
+    private let terminal = TerminalDevice()
+    private var state: KioskState
+    private var database: RouteDatabase?
+    private var databaseIdentity: FileIdentity?
+    private var lastDatabaseCheck = Date.distantPast
+    private var network: (key: String, network: PlanningNetwork)?
+    private var writer: TerminalFrameWriter
+    private var size: (width: Int, height: Int)
+    private var lastPlain: [String] = []
+    private var replayEnded = false
+    private var serviceDay: ServiceDate?
+    /// Scans, keys and frames drawn, for the demo's summary.
+    public private(set) var statistics = (scans: 0, keys: 0, frames: 0, plans: 0)
+    /// Scan-to-screen latencies in nanoseconds (frame arrival → the frame showing its result written to the
+    /// terminal), the most recent 10,000: the hook for the latency benchmark and the demo's summary.
+    public private(set) var scanToScreenNanos: [UInt64] = []
+    private var pendingScanArrival: UInt64?
+
+    public init(options: KioskRunOptions) {
+        self.options = options
+        let now = Date().addingTimeInterval(options.clockOffset)
+        state = KioskState(language: options.config.language, idleTimeout: TimeInterval(options.config.idleTimeoutSeconds),
+                           hasHomeStop: options.config.homeStop != nil, now: now)
+        writer = TerminalFrameWriter(colorMode: options.plainText ? .basic16 : TerminalColorMode.detect())
+        size = options.plainSize
+    }
+
+    var now: Date { Date().addingTimeInterval(options.clockOffset) }
+
+    /// Runs until a signal, the end of the keyboard, or (with `once`) the end of the replay. Returns the exit status.
+    public func run() -> Int32 {
+        if !options.plainText {
+            terminal.enter()
+            size = terminal.size()
+        }
+        defer {
+            control.stop()
+            if !options.plainText { terminal.restore() }
+        }
+
+        openDatabase(initial: true)
+        startInput()
+        startScanning()
+
+        var status: Int32 = 0
+        var nextTick = Date()
+        render()
+        loop: while true {
+            let events = queue.drain(until: nextTick)
+            if Date() >= nextTick {
+                nextTick = Date().addingTimeInterval(1)
+            }
+            var sawQuit: Int32?
+            var batch: [RuntimeEvent] = events.isEmpty ? [.kiosk(.tick)] : events + [.kiosk(.tick)]
+            // A burst of scans: only the last one can still be seen, so only it is looked up.
+            if let lastScan = batch.lastIndex(where: { if case .scanned = $0 { return true }; return false }) {
+                batch = batch.enumerated().filter { index, event in
+                    if case .scanned = event { return index == lastScan }
+                    return true
+                }.map(\.element)
+            }
+            for event in batch {
+                switch event {
+                case let .scanned(outcome, arrival):
+                    statistics.scans += 1
+                    pendingScanArrival = arrival
+                    apply(.scan(outcome))
+                case let .kiosk(kioskEvent):
+                    if case .key = kioskEvent {
+                        statistics.keys += 1
+                        // A person at the demo: the recorded passenger steps back until the kiosk is idle again.
+                        if case .demo = options.input { control.paused = true }
+                    }
+                    apply(kioskEvent)
+                case let .scriptedKey(key):
+                    apply(.key(key))
+                case .resize:
+                    if !options.plainText {
+                        size = terminal.size()
+                        writer.invalidate()
+                    }
+                case let .quit(signal):
+                    sawQuit = signal
+                case .replayEnded:
+                    replayEnded = true
+                case .inputClosed:
+                    break
+                }
+            }
+            checkDatabaseFile()
+            checkServiceDay()
+            if state.isIdle, control.paused { control.paused = false }
+            render()
+            if let arrival = pendingScanArrival {
+                pendingScanArrival = nil
+                let now = DispatchTime.now().uptimeNanoseconds
+                if scanToScreenNanos.count >= 10_000 { scanToScreenNanos.removeFirst(5_000) }
+                scanToScreenNanos.append(now > arrival ? now - arrival : 0)
+            }
+            if let signal = sawQuit {
+                status = signal == SIGINT || signal == SIGTERM || signal == SIGHUP ? 0 : 1
+                break loop
+            }
+            if options.once, replayEnded, state.isIdle {
+                break loop
+            }
+        }
+        return status
+    }
+
+    // MARK: - State machine and effects
+
+    private func apply(_ event: KioskEvent) {
+        var pending = [event]
+        var guardCount = 0
+        while !pending.isEmpty && guardCount < 64 {
+            guardCount += 1
+            let next = pending.removeFirst()
+            let effects = state.handle(next, now: now)
+            for effect in effects { pending += perform(effect) }
+        }
+    }
+
+    private func perform(_ effect: KioskEffect) -> [KioskEvent] {
+        let config = options.config
+        switch effect {
+        case .loadHome:
+            guard let home = config.homeStop, let database else { return [] }
+            return [.homeLoaded(lookUp { try board(for: try database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home))), database) })]
+        case let .loadStop(target):
+            guard let database else { return [.stopLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))] }
+            return [.stopLoaded(lookUp { try board(for: try resolve(target, database), database) })]
+        case let .search(text):
+            guard let database else { return [.matchesLoaded(query: text, matches: [])] }
+            var matches: [StopInfo] = []
+            if let exact = try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(text))) { matches.append(exact.stop) }
+            for match in (try? database.searchStops(text, limit: 8)) ?? [] where !matches.contains(where: { $0.id == match.stop.id }) {
+                matches.append(match.stop)
+            }
+            return [.matchesLoaded(query: text, matches: Array(matches.prefix(8)))]
+        case let .plan(from, to):
+            guard let database else { return [.planLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))] }
+            statistics.plans += 1
+            return [.planLoaded(lookUp {
+                let destination = try resolve(to, database)
+                let at = now
+                let rules = PlanningRules(walkRadiusMeters: config.walkRadiusMeters)
+                let key = "\(ServiceDate.containing(at, in: database.timeZone))/\(config.walkRadiusMeters)/\(database.feedHash)"
+                if network?.key != key { network = (key, try database.planningNetwork(around: at, rules: rules)) }
+                return try database.plan(from: from, to: destination, at: at, maxTransfers: config.maxTransfers, rules: rules, network: network?.network)
+            })]
+        case .reloadDatabase:
+            openDatabase(initial: false)
+            return []
+        }
+    }
+
+    private func lookUp<T>(_ body: () throws -> T) -> Result<T, KioskFailureBox> {
+        do { return .success(try body()) } catch { return .failure(KioskFailureBox(KioskFailure(error))) }
+    }
+
+    private func resolve(_ target: KioskStopTarget, _ database: RouteDatabase) throws -> ResolvedStop {
+        switch target {
+        case let .resolved(stop): return stop
+        case let .stopID(id): return try database.resolveStop(.id(id))
+        case let .typed(text): return try database.resolveEndpoint(text)
+        }
+    }
+
+    private func board(for stop: ResolvedStop, _ database: RouteDatabase) throws -> KioskStopBoard {
+        let view = try database.stopView(for: stop, at: now, windowMinutes: options.config.windowMinutes,
+                                         nearbyRadiusMeters: options.config.nearbyRadiusMeters)
+        return KioskStopBoard(stop: stop, view: view)
+    }
+
+    // MARK: - Database
+
+    struct FileIdentity: Equatable {
+        var device: UInt64, inode: UInt64, size: Int64, modified: Int
+    }
+
+    static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int(info.st_mtim.tv_sec))
+    }
+
+    /// Opens (or reopens, after an import) the database and tells the state machine what it found.
+    private func openDatabase(initial: Bool) {
+        let path = options.databasePath
+        databaseIdentity = Self.identity(of: path)
+        network = nil
+        do {
+            let opened = try RouteDatabase(path: path)
+            database = opened
+            if !initial { logger.notice("route database reloaded", metadata: ["path": "\(path)", "feed_hash": "\(opened.feedHash)"]) }
+        } catch {
+            database = nil
+            logger.error("route database unavailable", metadata: ["path": "\(path)", "error": "\(error)"])
+        }
+        control.setDatabase(database)
+        apply(.databaseStatus(databaseStatus()))
+        serviceDay = database.map { ServiceDate.containing(now, in: $0.timeZone) }
+    }
+
+    private func databaseStatus() -> KioskDatabaseStatus {
+        guard let database else {
+            return .unavailable(detail: FileManager.default.fileExists(atPath: options.databasePath)
+                                ? "\(options.databasePath) is not a usable route database" : "\(options.databasePath) does not exist")
+        }
+        let today = ServiceDate.containing(now, in: database.timeZone)
+        do {
+            try database.checkServiceRange(today)
+            return .ready(feedName: database.feedName, timeZone: database.timeZone.identifier,
+                          serviceStart: database.serviceStart?.description, serviceEnd: database.serviceEnd?.description)
+        } catch {
+            return .outOfService(feedName: database.feedName, timeZone: database.timeZone.identifier, date: today.description,
+                                 start: database.serviceStart?.description ?? "?", end: database.serviceEnd?.description ?? "?")
+        }
+    }
+
+    /// A new import renames a new file over the old one: a different inode (or size/mtime) means reload at the
+    /// next idle moment.
+    private func checkDatabaseFile() {
+        guard Date().timeIntervalSince(lastDatabaseCheck) >= options.databaseCheckInterval else { return }
+        lastDatabaseCheck = Date()
+        let current = Self.identity(of: options.databasePath)
+        if current != databaseIdentity, current != nil || database != nil {
+            databaseIdentity = current
+            apply(.databaseChanged)
+        }
+    }
+
+    /// At midnight the service date changes: the database may now be out of its dates (or back in them).
+    private func checkServiceDay() {
+        guard let database else { return }
+        let today = ServiceDate.containing(now, in: database.timeZone)
+        if today != serviceDay {
+            serviceDay = today
+            apply(.databaseStatus(databaseStatus()))
+        }
+    }
+
+    // MARK: - Drawing
+
+    private func render() {
+        statistics.frames += 1
+        if options.plainText {
+            let canvas = KioskScreenBuilder.build(state, width: options.plainSize.width, height: options.plainSize.height, context: options.context)
+            let lines = canvas.lines
+            // Print a frame when something other than the clock changed.
+            if Array(lines.dropFirst()) != Array(lastPlain.dropFirst()) {
+                lastPlain = lines
+                var text = String(repeating: "─", count: options.plainSize.width) + "\n"
+                var body = lines
+                while body.last?.isEmpty == true { body.removeLast() }
+                text += body.joined(separator: "\n") + "\n"
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+            return
+        }
+        let canvas = KioskScreenBuilder.build(state, width: size.width, height: size.height, context: options.context)
+        terminal.writeAll(writer.update(to: canvas))
+    }
+
+    // MARK: - Inputs
+
+    /// The signals the kiosk wants from its executable
+    /// (`ProcessSignals.observe(KioskApp.signals, handler: app.signalReceiver)`): SIGINT, SIGTERM and SIGHUP
+    /// restore the terminal and end the run, SIGWINCH redraws at the new size.
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+
+    /// Hands signals to the run loop; safe from any thread.
+    public var signalReceiver: @Sendable (Int32) -> Void {
+        let queue = self.queue
+        return { signalNumber in queue.post(signalNumber == SIGWINCH ? .resize : .quit(signal: signalNumber)) }
+    }
+
+    private func startInput() {
+        guard !options.plainText, TerminalDevice.isTerminal(STDIN_FILENO) else { return }
+        let queue = self.queue
+        KeyReader().start({ key in queue.post(.kiosk(.key(key))) }, onEnd: { queue.post(.inputClosed) })
+    }
+
+    private func startScanning() {
+        let input = options.input
+        let config = options.config
+        let queue = self.queue
+        let control = self.control
+        let options = self.options
+        if case .none = input {
+            queue.post(.kiosk(.camera(.none)))
+            return
+        }
+        let thread = Thread {
+            KioskScanLoop(input: input, config: config, queue: queue, control: control, pacedDemo: !options.unpacedDemo,
+                          frameLimit: options.frameLimit).run()
+        }
+        thread.name = "kiosk-scan"
+        thread.start()
+    }
+}

@@ -1,0 +1,507 @@
+import TripPlanning
+import ScanService
+import KioskConfiguration
+import StopPresentation
+import Foundation
+import TransitModel
+import TransitStore
+
+// The kiosk as a pure state machine: `KioskState.handle(event, now:)` changes the state and returns the work the
+// runtime must do (database queries, a reload); the runtime feeds the answers back as events. Nothing here
+// touches a device, a clock or a file, so every screen a passenger can reach is reachable from a test.
+
+/// A stop the kiosk shows: the resolved stop (for planning from it) and its board at some instant.
+public struct KioskStopBoard: Sendable, Equatable {
+    public var stop: ResolvedStop
+    public var view: StopView
+
+    public init(stop: ResolvedStop, view: StopView) {
+        self.stop = stop
+        self.view = view
+    }
+}
+
+/// A lookup that failed, in the terms the screen shows.
+public enum KioskFailure: Sendable, Equatable {
+    /// The database file is missing or unusable (`detail` says why, for staff).
+    case databaseUnavailable(detail: String)
+    /// Today is outside the timetable's dates.
+    case outOfService(date: String, start: String, end: String)
+    /// A typed stop or destination matched nothing.
+    case noSuchStop(query: String)
+    /// A typed destination matched several stops equally well.
+    case ambiguous(query: String)
+    /// Origin and destination are the same stop.
+    case sameStop
+    /// Anything else (`detail` sanitised, for staff).
+    case other(detail: String)
+
+    /// Maps the store's errors to what the passenger is told.
+    public init(_ error: any Error) {
+        switch error {
+        case let lookup as LookupError:
+            switch lookup {
+            case let .databaseMissing(path): self = .databaseUnavailable(detail: "missing: \(path)")
+            case let .notARouteDatabase(path, reason): self = .databaseUnavailable(detail: "\(path): \(reason)")
+            case let .noSuchStop(query, _): self = .noSuchStop(query: TerminalText.sanitize(query, maxLength: 60))
+            case let .outsideServiceRange(date, start, end): self = .outOfService(date: date.description, start: start.description, end: end.description)
+            case let .invalidQuery(text):
+                if text.contains("matches several stops") { self = .ambiguous(query: "") }
+                else if text.contains("are the same stop") { self = .sameStop }
+                else { self = .other(detail: TerminalText.sanitize(text, maxLength: 160)) }
+            case let .invalidTime(text): self = .other(detail: TerminalText.sanitize(text, maxLength: 60))
+            }
+        default:
+            self = .other(detail: TerminalText.sanitize(String(describing: error), maxLength: 160))
+        }
+    }
+}
+
+/// What the kiosk knows about its route database.
+public enum KioskDatabaseStatus: Sendable, Equatable {
+    case loading
+    /// Open and covering today.
+    case ready(feedName: String, timeZone: String, serviceStart: String?, serviceEnd: String?)
+    /// Open, but today is outside its service dates.
+    case outOfService(feedName: String, timeZone: String, date: String, start: String, end: String)
+    /// Missing or unusable; `detail` is for staff.
+    case unavailable(detail: String)
+
+    public var timeZoneIdentifier: String? {
+        switch self {
+        case let .ready(_, zone, _, _), let .outOfService(_, zone, _, _, _): return zone
+        default: return nil
+        }
+    }
+}
+
+/// The camera as the passenger should know it.
+public enum KioskCameraStatus: Sendable, Equatable {
+    case starting
+    case streaming
+    /// Gone or failing; the kiosk keeps retrying on its own. `detail` is for staff.
+    case unavailable(detail: String)
+    /// No camera at all (a kiosk run with typing only).
+    case none
+}
+
+/// A transient message over the current screen: what became of a scan that did not show a stop.
+public struct KioskNotice: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The code is not a stop code (`text`: what it says, sanitised).
+        case notAStopCode(text: String)
+        /// A stop code this network does not have.
+        case unknownStop(value: String)
+        /// A label whose signature does not verify.
+        case forged(claimed: String)
+        /// An unsigned label where only signed ones are accepted.
+        case signatureRequired(value: String)
+        /// A lookup or plan that failed.
+        case failure(KioskFailure)
+    }
+
+    public var kind: Kind
+    public var expires: Date
+
+    public init(kind: Kind, expires: Date) {
+        self.kind = kind
+        self.expires = expires
+    }
+}
+
+/// Which stop a lookup or plan is about.
+public enum KioskStopTarget: Sendable, Equatable {
+    /// Already resolved (a scan, the home stop).
+    case resolved(ResolvedStop)
+    /// Picked from the live matches.
+    case stopID(String)
+    /// Typed and confirmed without a match: a code, an ID or a name, resolved as `kiosk plan` does.
+    case typed(String)
+}
+
+/// The stop screen: loading, shown, or failed.
+public struct KioskStopScreen: Sendable, Equatable {
+    public var stop: ResolvedStop?
+    public var board: KioskStopBoard?
+    public var failure: KioskFailure?
+    public var scroll = 0
+
+    public init(stop: ResolvedStop?, board: KioskStopBoard? = nil, failure: KioskFailure? = nil) {
+        self.stop = stop
+        self.board = board
+        self.failure = failure
+    }
+}
+
+/// Typing a stop: a destination from an origin, or (on a kiosk without a home stop) the stop itself.
+public struct KioskEntryScreen: Sendable, Equatable {
+    public enum Purpose: Sendable, Equatable {
+        case destination(from: KioskStopBoard)
+        case origin
+    }
+
+    public var purpose: Purpose
+    public var text: String
+    public var matches: [StopInfo] = []
+    public var selected = 0
+    /// Where Escape goes back to.
+    public var returnsToStop: Bool
+
+    public static let maximumLength = 40
+
+    public init(purpose: Purpose, text: String = "", returnsToStop: Bool) {
+        self.purpose = purpose
+        self.text = text
+        self.returnsToStop = returnsToStop
+    }
+}
+
+/// A journey plan being computed or shown.
+public struct KioskPlanScreen: Sendable, Equatable {
+    public var from: KioskStopBoard
+    /// What the passenger chose, for the heading while the plan is computed.
+    public var destinationLabel: String
+    public var plan: JourneyPlan?
+    public var failure: KioskFailure?
+    public var scroll = 0
+
+    public init(from: KioskStopBoard, destinationLabel: String, plan: JourneyPlan? = nil, failure: KioskFailure? = nil) {
+        self.from = from
+        self.destinationLabel = destinationLabel
+        self.plan = plan
+        self.failure = failure
+    }
+}
+
+public enum KioskScreen: Sendable, Equatable {
+    case idle
+    case stop(KioskStopScreen)
+    case entry(KioskEntryScreen)
+    case plan(KioskPlanScreen)
+
+    public var name: String {
+        switch self {
+        case .idle: return "idle"
+        case .stop: return "stop"
+        case .entry: return "entry"
+        case .plan: return "plan"
+        }
+    }
+}
+
+/// Something that happened: a key, a scan, time passing, or the answer to an effect.
+public enum KioskEvent: Sendable, Equatable {
+    case key(KioskKey)
+    case scan(ScanOutcome)
+    /// Time passed (at least once a second).
+    case tick
+    case camera(KioskCameraStatus)
+    /// A new import replaced the database file: reload at the next idle moment.
+    case databaseChanged
+    /// The database was (re)opened, or its status changed (a new day outside the service dates).
+    case databaseStatus(KioskDatabaseStatus)
+    case homeLoaded(Result<KioskStopBoard, KioskFailureBox>)
+    case stopLoaded(Result<KioskStopBoard, KioskFailureBox>)
+    case matchesLoaded(query: String, matches: [StopInfo])
+    case planLoaded(Result<JourneyPlan, KioskFailureBox>)
+}
+
+/// `KioskFailure` as an `Error`, so lookups can travel in a `Result`.
+public struct KioskFailureBox: Error, Sendable, Equatable {
+    public var failure: KioskFailure
+    public init(_ failure: KioskFailure) { self.failure = failure }
+}
+
+/// Work the runtime does for the state machine; each answer comes back as an event.
+public enum KioskEffect: Sendable, Equatable {
+    /// The home stop's board → `.homeLoaded`.
+    case loadHome
+    /// A stop's board at the current time → `.stopLoaded`.
+    case loadStop(KioskStopTarget)
+    /// Live matches for typed text → `.matchesLoaded`.
+    case search(String)
+    /// A journey plan → `.planLoaded`.
+    case plan(from: ResolvedStop, to: KioskStopTarget)
+    /// Reopen the database file (a new import) → `.databaseStatus`, then `.loadHome`.
+    case reloadDatabase
+}
+
+public struct KioskState: Sendable, Equatable {
+    public var screen: KioskScreen = .idle
+    public var language: Language
+    public let defaultLanguage: Language
+    /// Seconds without a key or a scan after which the kiosk goes back to idle.
+    public var idleTimeout: TimeInterval
+    /// How long a notice stays up.
+    public var noticeSeconds: TimeInterval = 6
+    public var now: Date
+    public var lastActivity: Date
+    public var camera: KioskCameraStatus = .starting
+    public var database: KioskDatabaseStatus = .loading
+    /// The home stop's board (nil: none configured, or not loaded yet).
+    public var home: KioskStopBoard?
+    public var homeFailure: KioskFailure?
+    public let hasHomeStop: Bool
+    public var notice: KioskNotice?
+    /// A new database waits for the next idle moment.
+    public var reloadPending = false
+
+    public init(language: Language, idleTimeout: TimeInterval, hasHomeStop: Bool, now: Date) {
+        self.language = language
+        self.defaultLanguage = language
+        self.idleTimeout = idleTimeout
+        self.hasHomeStop = hasHomeStop
+        self.now = now
+        self.lastActivity = now
+    }
+
+    public var isIdle: Bool { screen == .idle && notice == nil }
+
+    /// Applies one event at instant `now` and returns the effects to run, in order.
+    public mutating func handle(_ event: KioskEvent, now: Date) -> [KioskEffect] {
+        let previousMinute = minute(of: self.now)
+        self.now = now
+        switch event {
+        case .tick:
+            return tick(minuteChanged: minute(of: now) != previousMinute)
+        case let .key(key):
+            lastActivity = now
+            return handleKey(key)
+        case let .scan(outcome):
+            lastActivity = now
+            return handleScan(outcome)
+        case let .camera(status):
+            camera = status
+            return []
+        case .databaseChanged:
+            reloadPending = true
+            return reloadIfIdle()
+        case let .databaseStatus(status):
+            database = status
+            return [.loadHome]
+        case let .homeLoaded(result):
+            switch result {
+            case let .success(board): home = board; homeFailure = nil
+            case let .failure(box): home = nil; homeFailure = box.failure
+            }
+            return []
+        case let .stopLoaded(result):
+            guard case var .stop(screen) = screen else { return [] }
+            switch result {
+            case let .success(board):
+                if let expected = screen.stop, expected.stop.id != board.stop.stop.id { return [] }
+                screen.stop = board.stop
+                screen.board = board
+                screen.failure = nil
+            case let .failure(box):
+                screen.failure = box.failure
+                screen.board = nil
+            }
+            self.screen = .stop(screen)
+            return []
+        case let .matchesLoaded(query, matches):
+            guard case var .entry(entry) = screen, entry.text == query else { return [] }
+            entry.matches = matches
+            entry.selected = min(entry.selected, max(0, matches.count - 1))
+            screen = .entry(entry)
+            return []
+        case let .planLoaded(result):
+            guard case var .plan(planScreen) = screen else { return [] }
+            switch result {
+            case let .success(plan): planScreen.plan = plan; planScreen.failure = nil
+            case let .failure(box): planScreen.failure = box.failure
+            }
+            screen = .plan(planScreen)
+            return []
+        }
+    }
+
+    private func minute(of date: Date) -> Int { Int(date.timeIntervalSince1970 / 60) }
+
+    private mutating func tick(minuteChanged: Bool) -> [KioskEffect] {
+        var effects: [KioskEffect] = []
+        if let notice, notice.expires <= now { self.notice = nil }
+        if screen != .idle || notice != nil, now.timeIntervalSince(lastActivity) >= idleTimeout {
+            goIdle()
+            if reloadPending { return reloadIfIdle() }
+            return [.loadHome]
+        }
+        if screen == .idle, reloadPending {
+            effects += reloadIfIdle()
+            if !effects.isEmpty { return effects }
+        }
+        if minuteChanged {
+            switch screen {
+            case .idle: effects.append(.loadHome)
+            case let .stop(stop):
+                if let resolved = stop.stop { effects.append(.loadStop(.resolved(resolved))) }
+            case .entry, .plan: break
+            }
+        }
+        return effects
+    }
+
+    private mutating func goIdle() {
+        screen = .idle
+        notice = nil
+        language = defaultLanguage
+    }
+
+    private mutating func reloadIfIdle() -> [KioskEffect] {
+        guard reloadPending, isIdle else { return [] }
+        reloadPending = false
+        return [.reloadDatabase]
+    }
+
+    private mutating func showNotice(_ kind: KioskNotice.Kind) {
+        notice = KioskNotice(kind: kind, expires: now.addingTimeInterval(noticeSeconds))
+    }
+
+    // MARK: Keys
+
+    private mutating func handleKey(_ key: KioskKey) -> [KioskEffect] {
+        if key == .tab || key == .function(2) {
+            language = language.other
+            return []
+        }
+        if notice != nil {
+            notice = nil
+            if key == .escape || key == .enter { return [] }
+        }
+        switch screen {
+        case .idle:
+            return startEntry(with: key, from: home, returnsToStop: false)
+        case let .stop(stop):
+            switch key {
+            case .escape:
+                screen = .idle
+                return [.loadHome]
+            case .up:
+                var s = stop; s.scroll = max(0, s.scroll - 1); screen = .stop(s); return []
+            case .down:
+                var s = stop; s.scroll += 1; screen = .stop(s); return []
+            default:
+                return startEntry(with: key, from: stop.board, returnsToStop: true)
+            }
+        case let .entry(entry):
+            return handleEntryKey(key, entry)
+        case let .plan(plan):
+            switch key {
+            case .escape:
+                screen = .stop(KioskStopScreen(stop: plan.from.stop, board: plan.from))
+                return [.loadStop(.resolved(plan.from.stop))]
+            case .up, .pageUp, .down, .pageDown, .home:
+                var p = plan
+                switch key {
+                case .up: p.scroll = max(0, p.scroll - 1)
+                case .pageUp: p.scroll = max(0, p.scroll - 10)
+                case .down: p.scroll += 1
+                case .pageDown: p.scroll += 10
+                default: p.scroll = 0
+                }
+                screen = .plan(p)
+                return []
+            default:
+                return startEntry(with: key, from: plan.from, returnsToStop: true)
+            }
+        }
+    }
+
+    /// Typing on a board starts destination entry from it (or stop entry on a kiosk without a home stop).
+    private mutating func startEntry(with key: KioskKey, from board: KioskStopBoard?, returnsToStop: Bool) -> [KioskEffect] {
+        let initial: String
+        switch key {
+        case let .character(c) where !c.isWhitespace: initial = String(c)
+        case .enter, .down: initial = ""
+        default: return []
+        }
+        guard database.timeZoneIdentifier != nil else { return [] } // nothing to search without a timetable
+        let purpose: KioskEntryScreen.Purpose = board.map { .destination(from: $0) } ?? .origin
+        screen = .entry(KioskEntryScreen(purpose: purpose, text: initial, returnsToStop: returnsToStop && board != nil))
+        return initial.isEmpty ? [] : [.search(initial)]
+    }
+
+    private mutating func handleEntryKey(_ key: KioskKey, _ entry: KioskEntryScreen) -> [KioskEffect] {
+        var entry = entry
+        switch key {
+        case let .character(c):
+            guard entry.text.count < KioskEntryScreen.maximumLength else { return [] }
+            if c.isWhitespace && (entry.text.isEmpty || entry.text.last == " ") { return [] }
+            entry.text.append(c)
+            entry.selected = 0
+            screen = .entry(entry)
+            return [.search(entry.text)]
+        case .backspace:
+            guard !entry.text.isEmpty else { return [] }
+            entry.text.removeLast()
+            entry.selected = 0
+            if entry.text.isEmpty { entry.matches = [] }
+            screen = .entry(entry)
+            return entry.text.isEmpty ? [] : [.search(entry.text)]
+        case .up:
+            entry.selected = max(0, entry.selected - 1)
+            screen = .entry(entry)
+            return []
+        case .down:
+            entry.selected = min(max(0, entry.matches.count - 1), entry.selected + 1)
+            screen = .entry(entry)
+            return []
+        case .escape:
+            if entry.returnsToStop, case let .destination(from) = entry.purpose {
+                screen = .stop(KioskStopScreen(stop: from.stop, board: from))
+                return [.loadStop(.resolved(from.stop))]
+            }
+            screen = .idle
+            return [.loadHome]
+        case .enter:
+            let trimmed = entry.text.trimmingCharacters(in: .whitespaces)
+            let target: KioskStopTarget
+            let label: String
+            if entry.matches.indices.contains(entry.selected) {
+                let stop = entry.matches[entry.selected]
+                target = .stopID(stop.id)
+                label = stop.name
+            } else if !trimmed.isEmpty {
+                target = .typed(trimmed)
+                label = trimmed
+            } else {
+                return []
+            }
+            switch entry.purpose {
+            case let .destination(from):
+                screen = .plan(KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(label, maxLength: 60)))
+                return [.plan(from: from.stop, to: target)]
+            case .origin:
+                screen = .stop(KioskStopScreen(stop: nil))
+                return [.loadStop(target)]
+            }
+        default:
+            return []
+        }
+    }
+
+    // MARK: Scans
+
+    private mutating func handleScan(_ outcome: ScanOutcome) -> [KioskEffect] {
+        switch outcome.status {
+        case .stop:
+            guard let stop = outcome.stop else { return [] }
+            notice = nil
+            if case let .entry(entry) = screen, case let .destination(from) = entry.purpose, from.stop.stop.id != stop.stop.id {
+                screen = .plan(KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(stop.stop.name, maxLength: 60)))
+                return [.plan(from: from.stop, to: .resolved(stop))]
+            }
+            screen = .stop(KioskStopScreen(stop: stop))
+            return [.loadStop(.resolved(stop))]
+        case .notAStopCode:
+            showNotice(.notAStopCode(text: TerminalText.sanitize(outcome.text, maxLength: 60)))
+        case .unknownStop:
+            showNotice(.unknownStop(value: TerminalText.sanitize(outcome.reference?.value ?? outcome.text, maxLength: 40)))
+        case .forged:
+            showNotice(.forged(claimed: TerminalText.sanitize(outcome.reference?.value ?? "", maxLength: 40)))
+        case .signatureRequired:
+            showNotice(.signatureRequired(value: TerminalText.sanitize(outcome.reference?.value ?? "", maxLength: 40)))
+        }
+        return []
+    }
+}

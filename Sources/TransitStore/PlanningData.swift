@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import TransitModel
+
+/// One stop time of a trip as the timetable stores it: times in seconds from the service day's origin.
+public struct ScheduledStopTime: Sendable, Equatable {
+    /// The stop's dense key (`stop_idx`, from 1).
+    public var stopIndex: Int
+    public var arrival: Int
+    public var departure: Int
+    public var canBoard: Bool
+    public var canAlight: Bool
+}
+
+/// A boarding stop or station as a journey planner sees it: where it is and which station it belongs to.
+public struct PlanningStop: Sendable, Equatable {
+    public var stopIndex: Int
+    public var coordinate: Coordinate?
+    public var parentIndex: Int?
+    public var locationType: Int
+}
+
+/// A transfers.txt rule between two stops (or stations): type 2 sets `minSeconds`, type 3 forbids the change.
+public struct StopTransferRule: Sendable, Equatable {
+    public var fromStopIndex: Int
+    public var toStopIndex: Int
+    public var type: Int
+    public var minSeconds: Int?
+}
+
+/// The data provider a journey planner adapter reads: the schedule in database keys, nothing planner-specific.
+/// The store knows nothing of the planner; `TripPlanning` compiles these rows into its timetable.
+extension RouteDatabase {
+    /// The largest `stop_idx` (stops are numbered densely from 1).
+    public func stopIndexCount() throws -> Int {
+        try read { try Int.fetchOne($0, sql: "SELECT MAX(stop_idx) FROM stops") ?? 0 }
+    }
+
+    /// Each trip's route and service keys, indexed by `trip_idx` (index 0 is unused).
+    public func tripRoutesAndServices() throws -> (route: [Int32], service: [Int32]) {
+        try read { db in
+            var route: [Int32] = [0], service: [Int32] = [0]
+            for row in try Row.fetchAll(db, sql: "SELECT route_idx, service_idx FROM trips ORDER BY trip_idx") {
+                route.append(row[0]); service.append(row[1])
+            }
+            return (route, service)
+        }
+    }
+
+    /// The services running on `date` (calendar.txt, then calendar_dates.txt on top).
+    public func activeServices(on date: ServiceDate) -> [Int] { calendar.activeServices(on: date) }
+
+    /// The frequencies.txt periods of a trip, if it is a frequency template.
+    public func frequencyPeriods(ofTrip tripIndex: Int) -> [Frequency]? { frequencies[tripIndex] }
+
+    /// Calls `body` with every usable trip's stop times in trip and sequence order: trips with at least two stop
+    /// times, every one of them timed (a trip end the importer could not fill makes the trip unusable).
+    ///
+    /// This is the hot loop of building a planning timetable (millions of rows), read through SQLite's C API;
+    /// the array passed to `body` is reused between calls.
+    public func forEachTripSchedule(_ body: (_ tripIndex: Int, _ stopTimes: [ScheduledStopTime]) throws -> Void) throws {
+        try read { db in
+            var stopTimes: [ScheduledStopTime] = []
+            var currentTrip: Int32 = 0
+            var complete = true
+            func emit() throws {
+                defer { stopTimes.removeAll(keepingCapacity: true); complete = true }
+                guard currentTrip != 0, complete, stopTimes.count >= 2 else { return }
+                try body(Int(currentTrip), stopTimes)
+            }
+            let statement = try db.makeStatement(sql: """
+                SELECT trip_idx, stop_idx, arrival_time, departure_time, pickup_type, drop_off_type FROM stop_times ORDER BY trip_idx, stop_sequence
+                """)
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw LookupError.notARouteDatabase(path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                let trip = sqlite3_column_int(handle, 0)
+                if trip != currentTrip {
+                    try emit()
+                    currentTrip = trip
+                }
+                if sqlite3_column_type(handle, 3) == SQLITE_NULL { complete = false; continue }
+                stopTimes.append(ScheduledStopTime(stopIndex: Int(sqlite3_column_int(handle, 1)), arrival: Int(sqlite3_column_int(handle, 2)),
+                                                   departure: Int(sqlite3_column_int(handle, 3)),
+                                                   canBoard: sqlite3_column_int(handle, 4) != 1, canAlight: sqlite3_column_int(handle, 5) != 1))
+            }
+            try emit()
+        }
+    }
+
+    /// Every stop, station and entrance with its position (stations' coordinates are their own).
+    public func planningStops() throws -> [PlanningStop] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT stop_idx, stop_lat, stop_lon, parent_idx, location_type FROM stops").map { row in
+                let lat: Double? = row[1], lon: Double? = row[2]
+                return PlanningStop(stopIndex: row[0], coordinate: lat.flatMap { lat in lon.map { Coordinate(latitude: lat, longitude: $0) } },
+                                    parentIndex: row[3], locationType: row[4])
+            }
+        }
+    }
+
+    /// transfers.txt rules of type 2 and 3 between two stops (rules naming trips or routes are not included).
+    public func stopTransferRules() throws -> [StopTransferRule] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT from_stop_idx, to_stop_idx, transfer_type, min_transfer_time FROM transfers
+                WHERE from_stop_idx IS NOT NULL AND to_stop_idx IS NOT NULL AND transfer_type IN (2, 3)
+                  AND from_trip_idx IS NULL AND to_trip_idx IS NULL AND from_route_idx IS NULL AND to_route_idx IS NULL
+                """).map { StopTransferRule(fromStopIndex: $0[0], toStopIndex: $0[1], type: $0[2], minSeconds: $0[3]) }
+        }
+    }
+
+    /// The stop with dense key `stopIndex`.
+    public func stop(atIndex stopIndex: Int) throws -> StopInfo {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [stopIndex]) else {
+                throw LookupError.notARouteDatabase(path: path, reason: "stop \(stopIndex) vanished")
+            }
+            return RouteDatabase.stopInfo(row)
+        }
+    }
+
+    /// A trip's `trip_id` and headsign by its dense key.
+    public func trip(atIndex tripIndex: Int) throws -> (id: String, headsign: String?)? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT trip_id, trip_headsign FROM trips WHERE trip_idx = ?", arguments: [tripIndex]).map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// A route by its dense key.
+    public func route(atIndex routeIndex: Int) -> RouteInfo? { routes[routeIndex] }
+
+    /// The routes calling at any of these stops (dense keys), as the stop view lists them.
+    public func routesServing(stopIndexes: [Int]) throws -> [RouteInfo] {
+        try read { try routesAt(stopIndexes, $0).map(\.route) }
+    }
+}

@@ -1,0 +1,4 @@
+import Scanning
+
+/// PNG test images: the same writer the benchmarks use.
+public typealias PNGFiles = PNGWriter
