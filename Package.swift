@@ -98,7 +98,10 @@ let package = Package(
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "TransitModel", "TransitStore", "StopCodes", "Scanning", "SampleData"]),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "TransitStore", "TransitModel", "SampleData", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"), // writes damaged and ambiguous zips
+            ]
         ),
     ]
 )

@@ -50,8 +50,13 @@ enum TestSupport {
 
     /// Runs `kiosk ARGS…` to completion and captures what it printed.
     static func runKiosk(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try run(kioskExecutable.path, arguments, environment: environment)
+    }
+
+    /// Runs any executable to completion and captures what it printed.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = kioskExecutable
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
