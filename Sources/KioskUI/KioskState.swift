@@ -46,6 +46,7 @@ public enum KioskFailure: Sendable, Equatable {
                 else if text.contains("are the same stop") { self = .sameStop }
                 else { self = .other(detail: TerminalText.sanitize(text, maxLength: 160)) }
             case let .invalidTime(text): self = .other(detail: TerminalText.sanitize(text, maxLength: 60))
+            case .nonexistentLocalTime: self = .other(detail: TerminalText.sanitize(lookup.description, maxLength: 160))
             }
         default:
             self = .other(detail: TerminalText.sanitize(String(describing: error), maxLength: 160))
