@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TransitModel
 import ZIPFoundation
 @testable import TransitStore
 
@@ -313,4 +314,67 @@ import ZIPFoundation
         let used = TestSupport.feed(replacing: ["agency.txt": agencies, "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,X,1,3\n"])
         #expect(importError(used, lenient: true) == .invalidValue(file: "agency.txt", line: 3, column: "agency_name", value: "", expected: "a non-empty value"))
     }
+}
+
+/// Issue 12, smaller items: LIKE wildcards in stop searches, and `--at` times that do not exist.
+@Suite struct HostileQueryTests {
+    /// One-character stop codes: the worst case for "did you mean" on `%` or `_`.
+    func shortCodeDatabase() throws -> RouteDatabase {
+        let feed = TestSupport.feed(replacing: ["stops.txt": "stop_id,stop_code,stop_name,stop_lat,stop_lon\nS1,1,Primera,-0.20,-78.50\nS2,2,Segunda,-0.21,-78.50\nS3,a,Tercera,-0.22,-78.50\n"])
+        let path = TestSupport.temporaryDirectory("db").appendingPathComponent("routes.sqlite").path
+        _ = try GTFSImporter(feedPath: feed.path, databasePath: path).run()
+        return try RouteDatabase(path: path)
+    }
+
+    @Test func wildcardsNeverListArbitraryStops() throws {
+        let db = try shortCodeDatabase()
+        for query in ["%", "_", "%%", "_%_", "\\"] {
+            #expect(throws: LookupError.noSuchStop(query: query, suggestions: []), "query \(query)") { try db.resolveStop(.idOrCode(query)) }
+            #expect(try db.searchStops(query).isEmpty, "query \(query)")
+        }
+        // Real typos still get suggestions, and a '%' in a name search matches nothing more than its letters do.
+        guard case let .noSuchStop(_, suggestions)? = throwing({ _ = try db.resolveStop(.idOrCode("Primer")) }) else {
+            Issue.record("no error for a typo"); return
+        }
+        #expect(suggestions.map(\.name) == ["Primera"])
+        #expect(try db.searchStops("Prim%").map(\.stop.name) == ["Primera"])
+        #expect(try db.searchStops("%a").isEmpty == false) // the letter a, as typed without the '%'
+        #expect(try db.searchStops("%a").count == (try db.searchStops("a").count))
+    }
+
+    @Test func lookupOfWildcardsExitsTwoWithNoSuggestions() throws {
+        let path = TestSupport.temporaryDirectory("cli").appendingPathComponent("r.sqlite").path
+        let feed = TestSupport.feed(replacing: ["stops.txt": "stop_id,stop_code,stop_name,stop_lat,stop_lon\nS1,1,Primera,-0.20,-78.50\nS2,2,Segunda,-0.21,-78.50\nS3,3,Tercera,-0.22,-78.50\n"])
+        try #require(try TestSupport.runKiosk(["import", feed.path, "--db", path]).status == 0)
+        for query in ["%", "_"] {
+            let result = try TestSupport.runKiosk(["lookup", query, "--db", path])
+            #expect(result.status == 2)
+            #expect(result.stderr == "error: no such stop: '\(query)'\n")
+        }
+    }
+
+    /// 2026-03-08 02:30 does not exist in New York (clocks jump from 02:00 to 03:00): refused, not moved to 03:30.
+    @Test func atTimeInADaylightSavingGapIsRefused() throws {
+        let newYork = TimeZone(identifier: "America/New_York")!
+        #expect(LocalTime.interpret("2026-03-08T02:30", in: newYork) == .nonexistent)
+        #expect(LocalTime.parse("2026-03-08T02:30", in: newYork) == nil)
+        #expect(LocalTime.parse("2026-03-08T03:30", in: newYork) != nil)
+        #expect(LocalTime.interpret("2026-03-08T0x:30", in: newYork) == .unreadable)
+        // The repeated hour in November exists (twice): it is accepted.
+        #expect(LocalTime.parse("2026-11-01T01:30", in: newYork) != nil)
+
+        let path = TestSupport.temporaryDirectory("cli").appendingPathComponent("ny.sqlite").path
+        try #require(try TestSupport.runKiosk(["import", TestSupport.writeFeed(StopViewTests.ruleFeed).path, "--db", path]).status == 0)
+        let gap = try TestSupport.runKiosk(["lookup", "1", "--db", path, "--at", "2026-03-08T02:30"])
+        #expect(gap.status == 2)
+        #expect(gap.stderr.contains("'2026-03-08T02:30' does not exist in America/New_York: the clocks skip it when daylight saving time starts"), "\(gap.stderr)")
+        let plan = try TestSupport.runKiosk(["plan", "1", "3", "--db", path, "--at", "2026-03-08T02:15"])
+        #expect(plan.status == 2)
+        #expect(plan.stderr.contains("does not exist in America/New_York"))
+        #expect(try TestSupport.runKiosk(["lookup", "1", "--db", path, "--at", "2026-03-08T03:30"]).status == 0)
+    }
+}
+
+private func throwing(_ body: () throws -> Void) -> LookupError? {
+    do { try body(); return nil } catch { return error as? LookupError }
 }
