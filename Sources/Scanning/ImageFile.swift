@@ -241,7 +241,7 @@ enum PGM {
         let height = try reader.headerNumber("height")
         let maxValue = try reader.headerNumber("maximum value")
         guard width > 0, height > 0 else { throw Failure(message: "zero width or height") }
-        guard width <= 32768, height <= 32768, width * height <= 1 << 28 else {
+        guard width <= 32768, height <= 32768, width * height <= ImageFile.maximumPixels else {
             throw Failure(message: "image is too large (\(width)x\(height))")
         }
         guard maxValue >= 1, maxValue <= 65535 else { throw Failure(message: "maximum value \(maxValue) is out of range 1...65535") }
