@@ -101,6 +101,25 @@ import ZIPFoundation
         try expectRefusedByCommand(zip.path, "feed.zip: the entry stops.txt is corrupted: CRC-32 mismatch")
     }
 
+    @Test func damagedDeflateDataIsACorruptedEntryToo() throws {
+        var stops = "stop_id,stop_code,stop_name,stop_lat,stop_lon\n"
+        for i in 1...2000 { stops += "S\(i),\(100 + i),Parada número \(i),-0.2\(i % 10),-78.5\(i % 7)\n" }
+        var entries = minimalEntries().filter { $0.0 != "stops.txt" }
+        entries.append(("stops.txt", Data(stops.utf8)))
+        let zip = try writeZip(entries, compressed: true)
+        var bytes = try Data(contentsOf: zip)
+        // The local header of stops.txt: 30 bytes, the name, then (no extra field here) the deflate stream.
+        let name = try #require(bytes.range(of: Data("stops.txt".utf8)))
+        let extraLength = Int(bytes[name.lowerBound - 2]) | Int(bytes[name.lowerBound - 1]) << 8
+        let middle = name.upperBound + extraLength + 2000
+        for offset in 0..<8 { bytes[middle + offset] ^= 0x5A }
+        try bytes.write(to: zip)
+        let error = importError(zip)
+        guard case let .corruptZipEntry(_, entry, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(entry == "stops.txt")
+        try expectRefusedByCommand(zip.path, "feed.zip: the entry stops.txt is corrupted")
+    }
+
     @Test func ambiguousArchivesAreRefusedAndMacResourceForksIgnored() throws {
         let twice = try writeZip(minimalEntries() + [("gtfs/stops.txt", Data(TestSupport.minimalFeed["stops.txt"]!.utf8))])
         #expect(importError(twice) == .ambiguousArchive(archive: "feed.zip", file: "stops.txt", paths: ["gtfs/stops.txt", "stops.txt"]))
