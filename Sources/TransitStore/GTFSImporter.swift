@@ -78,7 +78,6 @@ public struct GTFSImporter {
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return summary
     }
-
 }
 
 /// The temporary database file an import writes, beside its target so the final rename stays on one file
