@@ -165,7 +165,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitModel", "SampleData", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["TransitStore", "TransitModel", "SampleData", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -6,3 +6,5 @@ cd "$(dirname "$0")/.."
 bash kiosk/setup.sh
 swift build --build-tests
 swift test
+# A short fuzzing run of each reader of outside input (CSV, payloads, config, images): 15 s each.
+bash kiosk/fuzz/run-fuzzers.sh 15

@@ -59,7 +59,7 @@ public enum ScanJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         // Every value is a string, number or null: encoding cannot fail.
-        return String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self)
+        return JSONText.escapingInvisibleControls(String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self))
     }
 }
 

@@ -31,11 +31,14 @@ public enum ImageFile {
         case truncated(path: String, format: Format, detail: String)
         /// The data is damaged or invalid for its format; `detail` is the decoder's message.
         case corrupt(path: String, format: Format, detail: String)
+        /// The header asks for more pixels than any photo of a stop code needs (`maximumPixels`); refused
+        /// before any pixel memory is allocated.
+        case tooLarge(path: String, format: Format, width: Int, height: Int, limit: Int)
 
         public var path: String {
             switch self {
             case .notFound(let path), .unreadable(let path, _), .unsupportedFormat(let path, _),
-                 .truncated(let path, _, _), .corrupt(let path, _, _):
+                 .truncated(let path, _, _), .corrupt(let path, _, _), .tooLarge(let path, _, _, _, _):
                 return path
             }
         }
@@ -52,12 +55,19 @@ public enum ImageFile {
                 return "\(path): truncated \(format.displayName) file (\(detail))"
             case .corrupt(let path, let format, let detail):
                 return "\(path): corrupt \(format.displayName) data (\(detail))"
+            case .tooLarge(let path, let format, let width, let height, let limit):
+                return "\(path): \(format.displayName) image of \(width)×\(height) pixels (\(Int((Double(width) * Double(height) / 1e6).rounded())) megapixels) is larger than the \(limit / 1_000_000) megapixels a photo needs; refused before decoding"
             }
         }
     }
 
     /// Files larger than this are refused before reading (no still image a kiosk handles is near it).
     public static let maximumFileBytes = 256 << 20
+
+    /// Images with more pixels than this are refused from their header, before decoding: 50 megapixels is
+    /// more than any phone or webcam photo (a 12 MP photo is 4032×3024), while a few hundred bytes of
+    /// PNG or JPEG can claim 65535×65535 and ask the decoder for gigabytes.
+    public static let maximumPixels = 50_000_000
 
     /// Reads an image file into a greyscale frame.
     public static func load(_ path: String) throws(LoadError) -> LumaFrame {
@@ -70,6 +80,10 @@ public enum ImageFile {
         guard let format = sniff(bytes) else {
             let signature = bytes.prefix(8).map { hex($0) }.joined(separator: " ")
             throw .unsupportedFormat(path: path, signature: signature)
+        }
+        if let (width, height) = dimensions(bytes, format: format),
+           width > maximumPixels || height > maximumPixels || width * height > maximumPixels {
+            throw .tooLarge(path: path, format: format, width: width, height: height, limit: maximumPixels)
         }
         switch format {
         case .png, .jpeg:
@@ -93,6 +107,41 @@ public enum ImageFile {
             if bytes[1] == UInt8(ascii: "2") { return .pgmPlain }
         }
         return nil
+    }
+
+    /// The width and height a header declares (PNG IHDR, JPEG SOFn, PGM header), or nil when the header is
+    /// too damaged to say (the decoder then reports the damage).
+    static func dimensions(_ bytes: [UInt8], format: Format) -> (width: Int, height: Int)? {
+        func be(_ offset: Int, _ count: Int) -> Int? {
+            guard offset >= 0, offset + count <= bytes.count else { return nil }
+            return bytes[offset..<(offset + count)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        switch format {
+        case .png:
+            // Signature (8), then the IHDR chunk: length (4), "IHDR" (4), width (4), height (4).
+            guard bytes.count >= 24, bytes[12...15].elementsEqual("IHDR".utf8), let w = be(16, 4), let h = be(20, 4) else { return nil }
+            return (w, h)
+        case .jpeg:
+            var i = 2
+            while i + 3 < bytes.count {
+                guard bytes[i] == 0xFF else { return nil }
+                let marker = bytes[i + 1]
+                if marker == 0xFF { i += 1; continue } // fill byte
+                if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+                if marker == 0xDA || marker == 0xD9 { return nil } // scan data before any frame header
+                guard let length = be(i + 2, 2), length >= 2 else { return nil }
+                if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                    guard let h = be(i + 5, 2), let w = be(i + 7, 2) else { return nil }
+                    return (w, h)
+                }
+                i += 2 + length
+            }
+            return nil
+        case .pgmBinary, .pgmPlain:
+            var reader = PGM.Reader(bytes: bytes, offset: 2)
+            guard let w = try? reader.headerNumber("width"), let h = try? reader.headerNumber("height") else { return nil }
+            return (w, h)
+        }
     }
 
     // MARK: - Internals
@@ -192,7 +241,7 @@ enum PGM {
         let height = try reader.headerNumber("height")
         let maxValue = try reader.headerNumber("maximum value")
         guard width > 0, height > 0 else { throw Failure(message: "zero width or height") }
-        guard width <= 32768, height <= 32768, width * height <= 1 << 28 else {
+        guard width <= 32768, height <= 32768, width * height <= ImageFile.maximumPixels else {
             throw Failure(message: "image is too large (\(width)x\(height))")
         }
         guard maxValue >= 1, maxValue <= 65535 else { throw Failure(message: "maximum value \(maxValue) is out of range 1...65535") }

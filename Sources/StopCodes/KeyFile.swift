@@ -48,13 +48,26 @@ public enum KeyFile {
         try writeKeyFile(text, to: path, mode: 0o644, overwrite: overwrite)
     }
 
+    /// Reads a private key. Besides the key line, the comments `savePrivateKey` writes (the key id and the
+    /// public key) are checked against the public key the secret derives: a file whose secret does not match
+    /// them was damaged or pieced together, and is refused as corrupted rather than signing with a key no
+    /// kiosk trusts.
     public static func loadPrivateKey(from path: String) throws(KeyFileError) -> LoadedPrivateKey {
-        let (line, number, mode) = try readKeyLine(path)
+        let (line, number, mode, comments) = try readKeyLine(path)
         let keyPair: KeyPair
         do {
             keyPair = try KeyPair(encoded: line)
         } catch {
             throw .invalid(path: path, line: number, reason: error)
+        }
+        for (comment, commentLine) in comments {
+            if let claimed = word(after: "key id ", in: comment), claimed.trimmingCharacters(in: .punctuationCharacters) != keyPair.keyID {
+                throw .corrupted(path: path, line: commentLine,
+                                 detail: "the file says key id \(claimed.trimmingCharacters(in: .punctuationCharacters)), the secret's key id is \(keyPair.keyID)")
+            }
+            if let claimed = word(after: PublicKey.textPrefix, in: comment), PublicKey.textPrefix + claimed != keyPair.publicKey.encoded {
+                throw .corrupted(path: path, line: commentLine, detail: "the public key in the file is not the one the secret derives")
+            }
         }
         let exposed = mode & 0o077 != 0
         let warning = exposed
@@ -64,7 +77,7 @@ public enum KeyFile {
     }
 
     public static func loadPublicKey(from path: String) throws(KeyFileError) -> PublicKey {
-        let (line, number, _) = try readKeyLine(path)
+        let (line, number, _, _) = try readKeyLine(path)
         do {
             return try PublicKey(encoded: line)
         } catch {
@@ -74,32 +87,54 @@ public enum KeyFile {
 
     // MARK: - Internals
 
-    private static func readKeyLine(_ path: String) throws(KeyFileError) -> (String, Int, UInt32) {
+    /// Key files are a few hundred bytes; anything over this is not one and is refused before reading.
+    public static let maximumFileBytes = 64 * 1024
+
+    /// The text after `prefix` in `line` up to the next space, if `prefix` occurs.
+    private static func word(after prefix: String, in line: String) -> String? {
+        guard let range = line.range(of: prefix) else { return nil }
+        let rest = line[range.upperBound...].prefix { !$0.isWhitespace }
+        return rest.isEmpty ? nil : String(rest)
+    }
+
+    /// Reads a key file in bounded time and memory: only a regular file (a directory, FIFO, device or socket
+    /// is refused before it is read, and a FIFO is opened non-blocking so it cannot hang the command), at most
+    /// `maximumFileBytes`. Returns the one key line, its number, the file's mode and the comment lines.
+    private static func readKeyLine(_ path: String) throws(KeyFileError) -> (String, Int, UInt32, [(String, Int)]) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { throw .notFound(path: path) }
             throw .unreadable(path: path, reason: String(cString: strerror(code)))
         }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
-        guard status.st_size <= 64 * 1024 else { throw .unreadable(path: path, reason: "too large for a key file") }
-        guard let file = fopen(path, "rb") else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        try checkRegular(path, status)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        try checkRegular(path, status)
+        // Read one byte past the limit, never more: a file that grew after fstat is still caught.
+        var bytes = [UInt8](repeating: 0, count: maximumFileBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes[count...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if got == 0 { break }
+            count += got
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes.append(contentsOf: chunk[0..<count])
-            if count < chunk.count { break }
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard count <= maximumFileBytes else { throw tooLarge(path, Int64(count)) }
+        bytes.removeSubrange(count...)
+        guard let text = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
             throw .invalid(path: path, line: nil, reason: .malformed("the file is not text (UTF-8)"))
         }
         var keyLines: [(String, Int)] = []
+        var comments: [(String, Int)] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.hasPrefix("#") { comments.append((line, index + 1)) }
             if line.isEmpty || line.hasPrefix("#") { continue }
             keyLines.append((line, index + 1))
         }
@@ -109,7 +144,27 @@ public enum KeyFile {
         guard keyLines.count == 1 else {
             throw .invalid(path: path, line: keyLines[1].1, reason: .malformed("more than one key line"))
         }
-        return (first.0, first.1, UInt32(status.st_mode))
+        return (first.0, first.1, UInt32(status.st_mode), comments)
+    }
+
+    private static func checkRegular(_ path: String, _ status: stat) throws(KeyFileError) {
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            guard Int64(status.st_size) <= Int64(maximumFileBytes) else { throw tooLarge(path, Int64(status.st_size)) }
+            return
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw .unreadable(path: path, reason: "is \(kind), not a key file")
+    }
+
+    private static func tooLarge(_ path: String, _ size: Int64) -> KeyFileError {
+        .unreadable(path: path, reason: "\(size) bytes or more is too large for a key file (at most \(maximumFileBytes / 1024) KB)")
     }
 
     private static func writeKeyFile(_ text: String, to path: String, mode: mode_t, overwrite: Bool) throws(KeyFileError) {
@@ -133,6 +188,8 @@ public enum KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalid(path: String, line: Int?, reason: KeyFormatError)
     case alreadyExists(path: String)
     case writeFailed(path: String, reason: String)
+    /// A private key file whose secret does not derive the key id or public key it states.
+    case corrupted(path: String, line: Int, detail: String)
 
     public var description: String {
         switch self {
@@ -142,6 +199,8 @@ public enum KeyFileError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path)\(line.map { ":\($0)" } ?? ""): \(reason)"
         case .alreadyExists(let path): return "\(path): file already exists (not overwritten)"
         case .writeFailed(let path, let reason): return "\(path): cannot write key file (\(reason))"
+        case .corrupted(let path, let line, let detail):
+            return "\(path):\(line): corrupted key: the secret does not match the key's own public key (\(detail))"
         }
     }
 }

@@ -87,7 +87,7 @@ public enum KioskJSON {
             var container = encoder.singleValueContainer()
             try container.encode(LocalTime.iso8601(date, in: timeZone))
         }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return JSONText.escapingInvisibleControls(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }
 

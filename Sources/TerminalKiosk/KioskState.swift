@@ -50,6 +50,7 @@ public enum KioskFailure: Sendable, Equatable {
                 else if text.contains("are the same stop") { self = .sameStop }
                 else { self = .other(detail: TerminalText.sanitize(text, maxLength: 160)) }
             case let .invalidTime(text): self = .other(detail: TerminalText.sanitize(text, maxLength: 60))
+            case .nonexistentLocalTime: self = .other(detail: TerminalText.sanitize(lookup.description, maxLength: 160))
             }
         default:
             self = .other(detail: TerminalText.sanitize(String(describing: error), maxLength: 160))
@@ -238,6 +239,9 @@ public struct KioskState: Sendable, Equatable {
     public var lastActivity: Date
     public var camera: KioskCameraStatus = .starting
     public var database: KioskDatabaseStatus = .loading
+    /// The agency's time zone from the last database that opened: the clock keeps it when the database later
+    /// becomes unusable (the kiosk's own zone may differ from the network's).
+    public var lastKnownTimeZone: String?
     /// The home stop's board (nil: none configured, or not loaded yet).
     public var home: KioskStopBoard?
     public var homeFailure: KioskFailure?
@@ -278,6 +282,7 @@ public struct KioskState: Sendable, Equatable {
             return reloadIfIdle()
         case let .databaseStatus(status):
             database = status
+            if let zone = status.timeZoneIdentifier { lastKnownTimeZone = zone }
             return [.loadHome]
         case let .homeLoaded(result):
             switch result {

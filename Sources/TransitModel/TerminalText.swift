@@ -118,3 +118,30 @@ public enum TerminalText {
         return output
     }
 }
+
+/// JSON that is safe to show: `JSONEncoder` escapes only C0 controls, so C1 controls (U+0080–U+009F, e.g. the
+/// 8-bit CSI U+009B), bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), directional marks and
+/// the line and paragraph separators are written as `\uXXXX`. They can only occur inside JSON strings, so the
+/// document means the same.
+public enum JSONText {
+    public static func escapingInvisibleControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: false)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x80...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+}

@@ -2,96 +2,195 @@ import Foundation
 import ZIPFoundation
 
 /// Where a GTFS feed's files come from: a `.zip` (as agencies publish them) or an unpacked directory.
-/// Files are streamed in chunks so that a feed of any size is read in bounded memory.
+/// Files are streamed in chunks so that a feed of any size is read in bounded memory. Only the files the
+/// importer asks for are opened: listing a feed never reads a file.
 protocol FeedSource {
     /// A human-readable name for errors ("carta.zip").
     var displayName: String { get }
-    /// The GTFS `.txt` files present.
+    /// The GTFS `.txt` files present (by name; not opened).
     var fileNames: [String] { get }
     func contains(_ file: String) -> Bool
     /// Streams the file's bytes, in order, in chunks of at most a few hundred kilobytes.
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws
-    /// Every byte of the feed as published (the zip file, or each file's name and contents), for the feed hash.
-    func forEachByteChunk(_ consumer: (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
 let feedChunkSize = 256 * 1024
 
-func openFeedSource(path: String) throws -> FeedSource {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw ImportError.unreadableFeed(path: path, reason: "no such file or directory")
-    }
-    if isDirectory.boolValue { return try DirectoryFeedSource(path: path) }
-    return try ZipFeedSource(path: path)
+/// What a feed may cost to read, so that a hostile archive cannot fill the disk or the memory.
+public struct FeedLimits: Sendable, Equatable {
+    /// The most bytes the imported tables of a zip may inflate to, all together (default 8 GiB: ten times
+    /// the largest national feeds).
+    public var maximumUncompressedBytes: Int64 = 8 << 30
+    /// The highest compression ratio (uncompressed ÷ compressed) of one zip entry once it is past
+    /// `ratioCheckFromBytes`. Real GTFS text compresses 5 to 20 times; zip bombs a thousand times.
+    public var maximumCompressionRatio: Int64 = 100
+    public var ratioCheckFromBytes: Int64 = 1 << 20
+    /// The longest CSV record (see `CSVStreamParser`).
+    public var maximumRecordBytes = CSVStreamParser.defaultMaximumRecordBytes
+
+    public init() {}
 }
 
+func openFeedSource(path: String, limits: FeedLimits = FeedLimits()) throws -> FeedSource {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw FileCheck.openError(path: path, errno: errno) }
+    switch status.st_mode & S_IFMT {
+    case S_IFDIR: return try DirectoryFeedSource(path: path)
+    case S_IFREG: return try ZipFeedSource(path: path, limits: limits)
+    default: throw ImportError.notARegularFile(path: path, kind: FileCheck.kind(status.st_mode))
+    }
+}
+
+/// Opening files that may be anything: a FIFO, a device, a socket, a directory, a dangling link, a file we
+/// may not read. Each becomes an `ImportError` that names the path and the real cause.
+enum FileCheck {
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "directory"
+        case S_IFIFO: return "FIFO (named pipe)"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFSOCK: return "socket"
+        case S_IFLNK: return "symbolic link"
+        default: return "special file"
+        }
+    }
+
+    static func openError(path: String, errno code: Int32) -> ImportError {
+        switch code {
+        case EACCES, EPERM: return .permissionDenied(path: path)
+        case ENOENT:
+            var link = stat()
+            if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+                return .unreadableFeed(path: path, reason: "a dangling symbolic link (to \(target), which does not exist)")
+            }
+            return .unreadableFeed(path: path, reason: "no such file or directory")
+        case ELOOP: return .unreadableFeed(path: path, reason: "too many levels of symbolic links")
+        default: return .unreadableFeed(path: path, reason: String(cString: strerror(code)))
+        }
+    }
+
+    /// Opens a regular file for reading without ever blocking: the type is checked before opening (so a
+    /// device is never opened) and again on the open descriptor (so a swap in between is caught), and
+    /// `O_NONBLOCK` keeps a FIFO from waiting for a writer.
+    static func openRegularFile(_ path: String) throws -> Int32 {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw openError(path: path, errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw ImportError.notARegularFile(path: path, kind: kind(status.st_mode))
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw openError(path: path, errno: errno) }
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw ImportError.notARegularFile(path: path, kind: kind(status.st_mode))
+        }
+        return fd
+    }
+}
+
+/// An unpacked feed. Only regular files (or links to them) are read; a table that is a directory, a FIFO,
+/// a device or a socket is refused by name. Files the importer does not use are listed but never opened, so
+/// a dangling link or an unreadable `shapes.txt` does not matter.
 struct DirectoryFeedSource: FeedSource {
-    let root: URL
-    let files: [String: URL]
-    var displayName: String { root.lastPathComponent }
+    let root: String
+    let files: Set<String>
+    var displayName: String { URL(fileURLWithPath: root).lastPathComponent }
 
     init(path: String) throws {
-        root = URL(fileURLWithPath: path)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        var files: [String: URL] = [:]
-        for name in names where name.hasSuffix(".txt") { files[name] = root.appendingPathComponent(name) }
+        root = path
+        guard let directory = opendir(path) else { throw FileCheck.openError(path: path, errno: errno) }
+        defer { closedir(directory) }
+        var files: Set<String> = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileCheck.openError(path: path, errno: errno) }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".txt"), !name.hasPrefix(".") { files.insert(name) }
+        }
         guard !files.isEmpty else {
             throw ImportError.unreadableFeed(path: path, reason: "the directory holds no GTFS .txt files")
         }
         self.files = files
     }
 
-    var fileNames: [String] { Array(files.keys) }
-    func contains(_ file: String) -> Bool { files[file] != nil }
+    var fileNames: [String] { Array(files) }
+    func contains(_ file: String) -> Bool { files.contains(file) }
 
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let url = files[file] else { throw ImportError.missingFile(file: file, feed: displayName) }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw ImportError.unreadableFeed(path: url.path, reason: "cannot be opened for reading")
-        }
-        defer { try? handle.close() }
+        guard files.contains(file) else { throw ImportError.missingFile(file: file, feed: displayName) }
+        let path = (root as NSString).appendingPathComponent(file)
+        let fd = try FileCheck.openRegularFile(path)
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: feedChunkSize, alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: feedChunkSize) ?? Data() } catch {
-                throw ImportError.unreadableFeed(path: url.path, reason: "\(error.localizedDescription)")
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileCheck.openError(path: path, errno: errno)
             }
-            if chunk.isEmpty { return }
-            try chunk.withUnsafeBytes(consumer)
-        }
-    }
-
-    func forEachByteChunk(_ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
-        for name in files.keys.sorted() {
-            try Array(name.utf8).withUnsafeBytes(consumer)
-            try stream(name, consumer)
+            if count == 0 { return }
+            try consumer(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 }
 
-struct ZipFeedSource: FeedSource {
+/// A zipped feed.
+///
+/// Which entries count: directories, anything under `__MACOSX/` (resource forks a Mac adds) and anything
+/// whose path has a component starting with `.` are ignored; the other `.txt` entries are matched on their
+/// base name, so a feed zipped inside a folder works. A base name found at two paths (`stops.txt` and
+/// `gtfs/stops.txt`) is ambiguous and refused, naming both.
+///
+/// Reading an entry checks its CRC-32 and its size against the central directory (a mismatch is a
+/// corrupted entry, refused by name, even if the damage happened to parse as CSV), and enforces
+/// `FeedLimits`: total uncompressed bytes and the compression ratio, both checked against the declared
+/// sizes before reading and against the bytes actually inflated while reading.
+final class ZipFeedSource: FeedSource {
     let path: String
     let archive: Archive
-    /// GTFS file name → entry; zips made by hand often put the files in a folder, so we match on the base name.
+    let limits: FeedLimits
+    /// GTFS file name → entry.
     let entries: [String: Entry]
+    private var inflatedSoFar: Int64 = 0
     var displayName: String { URL(fileURLWithPath: path).lastPathComponent }
 
-    init(path: String) throws {
+    init(path: String, limits: FeedLimits) throws {
         self.path = path
+        self.limits = limits
+        close(try FileCheck.openRegularFile(path)) // the real cause (permission …) before the zip library's
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
             throw ImportError.unreadableFeed(path: path, reason: "not a readable zip archive (\(error))")
         }
-        var entries: [String: Entry] = [:]
+        var found: [String: [Entry]] = [:]
         for entry in archive where entry.type == .file {
-            let base = (entry.path as NSString).lastPathComponent
-            if base.hasSuffix(".txt"), !base.hasPrefix("."), entries[base] == nil { entries[base] = entry }
+            guard let base = Self.tableName(entry.path) else { continue }
+            found[base, default: []].append(entry)
         }
-        guard !entries.isEmpty else {
+        guard !found.isEmpty else {
             throw ImportError.unreadableFeed(path: path, reason: "the archive holds no GTFS .txt files")
         }
-        self.entries = entries
+        if let (name, list) = found.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count > 1 }) {
+            throw ImportError.ambiguousArchive(archive: URL(fileURLWithPath: path).lastPathComponent, file: name, paths: list.map(\.path).sorted())
+        }
+        entries = found.mapValues { $0[0] }
+    }
+
+    /// The GTFS file name an entry path stands for, or nil when the entry is ignored.
+    static func tableName(_ entryPath: String) -> String? {
+        let components = entryPath.split(separator: "/")
+        guard let base = components.last, base.hasSuffix(".txt") else { return nil }
+        if components.first == "__MACOSX" || components.contains(where: { $0.hasPrefix(".") }) { return nil }
+        return String(base)
     }
 
     var fileNames: [String] { Array(entries.keys) }
@@ -99,24 +198,49 @@ struct ZipFeedSource: FeedSource {
 
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let entry = entries[file] else { throw ImportError.missingFile(file: file, feed: displayName) }
+        let name = entry.path
+        let declared = Int64(clamping: entry.uncompressedSize), compressed = Int64(clamping: entry.compressedSize)
+        func checkLimits(_ size: Int64) throws {
+            if inflatedSoFar + size > limits.maximumUncompressedBytes {
+                throw ImportError.archiveTooLarge(archive: displayName, entry: name, bytes: inflatedSoFar + size, limit: limits.maximumUncompressedBytes)
+            }
+            if size >= limits.ratioCheckFromBytes, size / max(compressed, 1) > limits.maximumCompressionRatio {
+                throw ImportError.compressionRatioTooHigh(archive: displayName, entry: name, compressed: compressed, uncompressed: size,
+                                                          limit: limits.maximumCompressionRatio)
+            }
+        }
+        try checkLimits(declared)
+        var produced: Int64 = 0
+        // An error from the consumer (bad CSV, bad GTFS) is held while the rest of the entry is read: if the
+        // entry turns out corrupted, that is the cause to report, not what the damage looked like.
+        var consumerError: Error?
+        let checksum: CRC32
         do {
-            _ = try archive.extract(entry, bufferSize: feedChunkSize, skipCRC32: false) { data in
-                try data.withUnsafeBytes(consumer)
+            checksum = try archive.extract(entry, bufferSize: feedChunkSize, skipCRC32: false) { data in
+                produced += Int64(data.count)
+                if produced > declared {
+                    throw ImportError.corruptZipEntry(archive: displayName, entry: name,
+                                                      reason: "it inflates to more than the \(declared) bytes its header declares")
+                }
+                try checkLimits(produced)
+                guard consumerError == nil else { return }
+                do { try data.withUnsafeBytes(consumer) } catch { consumerError = error }
             }
         } catch let error as ImportError {
             throw error
         } catch {
-            throw ImportError.unreadableFeed(path: "\(path) (\(file))", reason: "the zip entry is damaged: \(error)")
+            throw ImportError.corruptZipEntry(archive: displayName, entry: name, reason: "\(error)")
         }
+        inflatedSoFar += produced
+        if checksum != entry.checksum {
+            throw ImportError.corruptZipEntry(archive: displayName, entry: name,
+                                              reason: "CRC-32 mismatch (stored \(Self.hex(entry.checksum)), computed \(Self.hex(checksum)))")
+        }
+        if produced != declared {
+            throw ImportError.corruptZipEntry(archive: displayName, entry: name, reason: "\(produced) bytes, but its header declares \(declared)")
+        }
+        if let consumerError { throw consumerError }
     }
 
-    func forEachByteChunk(_ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ImportError.unreadableFeed(path: path, reason: "cannot be opened for reading")
-        }
-        defer { try? handle.close() }
-        while let chunk = try handle.read(upToCount: feedChunkSize), !chunk.isEmpty {
-            try chunk.withUnsafeBytes(consumer)
-        }
-    }
+    private static func hex(_ value: CRC32) -> String { String(format: "%08x", value) }
 }

@@ -16,6 +16,8 @@ public struct ImportSummary: Sendable {
     public var timeZone: String
     public var feedHash: String
     public var warnings: ImportWarnings
+    /// What `--lenient` repaired or dropped (empty in a strict import), each with where it was.
+    public var repairs: ImportWarnings
     /// Feed files present but not imported (shapes, fares, …), by name.
     public var skippedFiles: [String]
     /// Stop times whose missing times were interpolated between timepoints.
@@ -35,10 +37,17 @@ public struct GTFSImporter {
     public var feedPath: String
     public var databasePath: String
     public var logger: Logger
+    /// Repair what can be repaired without guessing (see `ImportSession`), saying what was done; the default
+    /// (strict) refuses the feed instead.
+    public var lenient: Bool
+    public var limits: FeedLimits
 
-    public init(feedPath: String, databasePath: String, logger: Logger = Logger(label: "stopkiosk.import")) {
+    public init(feedPath: String, databasePath: String, lenient: Bool = false, limits: FeedLimits = FeedLimits(),
+                logger: Logger = Logger(label: "stopkiosk.import")) {
         self.feedPath = feedPath
         self.databasePath = databasePath
+        self.lenient = lenient
+        self.limits = limits
         self.logger = logger
     }
 
@@ -50,16 +59,17 @@ public struct GTFSImporter {
 
     public func run() throws -> ImportSummary {
         let started = DispatchTime.now()
-        let source = try openFeedSource(path: feedPath)
+        let source = try openFeedSource(path: feedPath, limits: limits)
         let target = URL(fileURLWithPath: databasePath)
         let staging = try StagingFile(target: target)
         defer { staging.discardIfPresent() }
 
         var summary: ImportSummary
         do {
-            var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger)
+            var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger, lenient: lenient,
+                                            maximumRecordBytes: limits.maximumRecordBytes)
             try session.importAll()
-            summary = try session.finish(feedHash: try hashFeed(source))
+            summary = try session.finish()
         } catch let error as DatabaseError {
             throw staging.explain(error)
         }
@@ -69,12 +79,6 @@ public struct GTFSImporter {
         summary.databasePath = databasePath
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return summary
-    }
-
-    private func hashFeed(_ source: FeedSource) throws -> String {
-        var hasher = SHA256()
-        try source.forEachByteChunk { hasher.update(bufferPointer: $0) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }
 
@@ -136,14 +140,40 @@ struct StagingFile {
     }
 }
 
+/// What reading the files gathers besides rows: the feed hash and text problems. A class, so that the row
+/// loops (closures that mutate the session) can share it.
+final class ReadTally {
+    /// SHA-256 over each imported table's name and bytes, in import order: files the importer does not use
+    /// are never opened, so they are not part of the hash either.
+    var hasher = SHA256()
+    var warnings = ImportWarnings()
+}
+
 /// The state of one import: ID maps from GTFS identifiers to dense keys, warnings and counts.
+///
+/// Strict (the default) refuses a feed with a dangling reference, agencies in different time zones or a
+/// broken row. Lenient repairs only what has one clear repair, and lists every repair:
+/// - a stop_times, frequencies or transfers row naming a stop or trip that does not exist is dropped;
+/// - agencies whose agency_timezone disagree get the zone of the agencies that run the trips (refused when
+///   those disagree among themselves);
+/// - an agency row that is broken (no name, no valid time zone) and used by no route is dropped.
 struct ImportSession {
     let source: FeedSource
     let stagingPath: String
     let logger: Logger
     let queue: DatabaseQueue
+    let lenient: Bool
+    let maximumRecordBytes: Int
+    let reading = ReadTally()
 
     var warnings = ImportWarnings()
+    var repairs = ImportWarnings(exampleLimit: 50)
+    /// Valid agencies: key, agency_id, zone, line.
+    var agencyZones: [(key: Int, id: String, zone: String, line: Int)] = []
+    /// Agency rows a lenient import set aside, by key: dropped unless a route uses them.
+    var brokenAgencies: [Int: (line: Int, id: String, error: ImportError)] = [:]
+    var routeAgency: [Int] = [0] // route key → agency key
+    var agenciesWithTrips: Set<Int> = []
     var agencyKeys: [String: Int] = [:]
     var timeZone = ""
     var stopKeys: [String: Int] = [:]
@@ -156,10 +186,13 @@ struct ImportSession {
     var interpolated = 0
     var stopSummary = StopServiceSummary()
 
-    init(source: FeedSource, stagingPath: String, logger: Logger) throws {
+    init(source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
+         maximumRecordBytes: Int = CSVStreamParser.defaultMaximumRecordBytes) throws {
         self.source = source
         self.stagingPath = stagingPath
         self.logger = logger
+        self.lenient = lenient
+        self.maximumRecordBytes = maximumRecordBytes
         var configuration = Configuration()
         configuration.label = "import"
         configuration.prepareDatabase { db in
@@ -188,6 +221,7 @@ struct ImportSession {
             if source.contains("calendar.txt") { try importCalendar(db) }
             if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
             try importTrips(db)
+            try settleAgencies(db)
             if source.contains("frequencies.txt") { try importFrequencies(db) } // before stop times: they mark template trips
             try importStopTimes(db)
             if source.contains("transfers.txt") { try importTransfers(db) }
@@ -203,16 +237,51 @@ struct ImportSession {
         }
     }
 
+    /// Lenient only (a strict import has refused before): drops the broken agencies no route uses, and gives
+    /// every agency the time zone of the agencies that run trips.
+    mutating func settleAgencies(_ db: Database) throws {
+        for broken in brokenAgencies.values.sorted(by: { $0.line < $1.line }) {
+            repairs.add("agency.txt: dropped a broken agency row that no route uses", at: "agency.txt:\(broken.line) '\(broken.id)' (\(broken.error))")
+        }
+        guard Set(agencyZones.map(\.zone)).count > 1 else { return }
+        let running = agencyZones.filter { agenciesWithTrips.contains($0.key) }
+        let runningZones = Set(running.map(\.zone))
+        guard runningZones.count <= 1 else {
+            let list = running.map { "'\($0.id)' \($0.zone) (line \($0.line))" }.joined(separator: ", ")
+            throw ImportError.inconsistentFeed("agency.txt: the agencies that run trips are in different time zones (\(list)): there is no single zone to repair them to")
+        }
+        let zone = running.first?.zone ?? agencyZones[0].zone
+        timeZone = zone
+        let update = try db.makeStatement(sql: "UPDATE agency SET agency_timezone = ? WHERE agency_idx = ?")
+        for agency in agencyZones where agency.zone != zone {
+            try update.execute(arguments: [zone, agency.key])
+            repairs.add("agency.txt: agency_timezone replaced by the zone of the agencies that run trips",
+                        at: "agency.txt:\(agency.line) '\(agency.id)' \(agency.zone) → \(zone)")
+        }
+    }
+
     // MARK: - Reading files
 
-    /// Streams one file, calling `body` for each data row with the file's header.
-    func forEachRow(_ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void) throws {
+    /// Streams one file, calling `body` for each data row with the file's header; returns the number of rows.
+    /// A NUL byte anywhere is refused (with the column); bytes that are not UTF-8 are replaced by U+FFFD and
+    /// counted as a warning naming the file and line.
+    @discardableResult
+    func forEachRow(_ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void) throws -> Int {
         let started = DispatchTime.now().uptimeNanoseconds
         var rows = 0
         defer { logger.debug("\(file): \(rows) rows in \(ImportSession.elapsed(since: started))") }
-        var parser = CSVStreamParser()
+        var parser = CSVStreamParser(maximumRecordBytes: maximumRecordBytes)
         var header: TableHeader?
+        let tally = reading
+        tally.hasher.update(data: Array("\(file)\n".utf8))
         func handle(_ record: CSVRecord) throws {
+            if record.repairedInvalidUTF8 {
+                tally.warnings.add("\(file): bytes that are not UTF-8 (replaced by U+FFFD; save the file as UTF-8)", at: "\(file):\(record.line)")
+            }
+            if let nul = record.firstFieldWithNUL {
+                throw ImportError.invalidValue(file: file, line: record.line, column: header?.columnName(nul) ?? "header", value: record.string(nul),
+                                               expected: "text without NUL bytes (a NUL byte: is the file UTF-16 or binary?)")
+            }
             if let header {
                 rows += 1
                 try body(GTFSRow(record: record, header: header))
@@ -222,9 +291,20 @@ struct ImportSession {
                 header = h
             }
         }
-        try source.stream(file) { chunk in try parser.consume(chunk, handle) }
-        try parser.finish(handle)
+        do {
+            try source.stream(file) { chunk in
+                tally.hasher.update(bufferPointer: chunk)
+                try parser.consume(chunk, handle)
+            }
+            try parser.finish(handle)
+        } catch let error as CSVError {
+            switch error {
+            case let .recordTooLong(line, limit): throw ImportError.recordTooLong(file: file, line: line, limit: limit)
+            case let .unterminatedQuote(line): throw ImportError.unterminatedQuote(file: file, line: line)
+            }
+        }
         if header == nil { throw ImportError.inconsistentFeed("\(file) is empty: it has no header line") }
+        return rows
     }
 
     static func elapsed(since start: UInt64) -> String {
@@ -245,20 +325,33 @@ struct ImportSession {
             if let first = agencyKeys[id] {
                 throw ImportError.duplicateKey(file: "agency.txt", line: row.line, key: "agency_id", value: id, firstLine: rows[first - 1].line)
             }
-            let tz = try row.requiredString(c.tz)
-            guard TimeZone(identifier: tz) != nil else { throw row.invalid(c.tz, "a time zone name such as America/Guayaquil") }
-            if timeZone.isEmpty { timeZone = tz } else if tz != timeZone {
-                warnings.add("agency.txt: agencies in different time zones (the first one's is used)", at: row.location)
-            }
             let key = agencyKeys.count + 1
             agencyKeys[id] = key
             rows.append((row.line, !id.isEmpty))
-            insert.bind(1, key); insert.bind(2, id); insert.bind(3, try row.requiredString(c.name))
+            let name: String, tz: String
+            do {
+                name = try row.requiredString(c.name)
+                tz = try row.requiredString(c.tz)
+                guard TimeZone(identifier: tz) != nil else { throw row.invalid(c.tz, "a time zone name such as America/Guayaquil") }
+            } catch let error as ImportError where lenient {
+                brokenAgencies[key] = (row.line, id, error) // dropped later if no route uses it
+                return
+            }
+            if let first = agencyZones.first, tz != first.zone, !lenient {
+                throw ImportError.invalidValue(file: "agency.txt", line: row.line, column: "agency_timezone", value: tz,
+                                               expected: "\(first.zone), the time zone of agency '\(first.id)' on line \(first.line) (GTFS requires one zone for all agencies; --lenient uses the zone of the agencies that run trips)")
+            }
+            agencyZones.append((key, id, tz, row.line))
+            if timeZone.isEmpty { timeZone = tz }
+            insert.bind(1, key); insert.bind(2, id); insert.bind(3, name)
             insert.bind(4, bytes: row.bytes(c.url)); insert.bind(5, tz)
             insert.bind(6, bytes: row.bytes(c.lang)); insert.bind(7, bytes: row.bytes(c.phone))
             try insert.insert()
         }
-        guard !agencyKeys.isEmpty else { throw ImportError.inconsistentFeed("agency.txt has no agencies") }
+        guard !agencyZones.isEmpty else {
+            if let broken = brokenAgencies.values.min(by: { $0.line < $1.line }) { throw broken.error }
+            throw ImportError.inconsistentFeed("agency.txt has no agencies")
+        }
         if agencyKeys.count > 1, let missing = rows.first(where: { !$0.hasID }) {
             throw ImportError.invalidValue(file: "agency.txt", line: missing.line, column: "agency_id", value: "",
                                            expected: "empty: agency_id is required when a feed has several agencies")
@@ -339,6 +432,8 @@ struct ImportSession {
                 if agencyKeys.count > 1 { warnings.add("routes.txt: route without agency_id in a feed with several agencies (the first agency is assumed)", at: row.location) }
                 agency = 1
             }
+            if let broken = brokenAgencies[agency] { throw broken.error } // a broken agency a route uses cannot be dropped
+            routeAgency.append(agency)
             guard let type = try row.int(c.type) else { throw row.invalid(c.type, "a route type") }
             if !RouteMode.isKnownGTFSType(type) {
                 warnings.add("routes.txt: unknown route_type (shown as 'other')", at: "\(row.location) '\(type)'")
@@ -445,6 +540,7 @@ struct ImportSession {
             let key = lines.count
             tripKeys[id] = key
             lines.append(row.line)
+            agenciesWithTrips.insert(routeAgency[route])
             let direction = try row.enumValue(c.direction, allowed: 0...1, warnings: &warnings)
             stopSummary.addTrip(route: route, service: service, direction: direction, headsign: row.string(c.headsign))
             insert.bind(1, key); insert.bind(2, id); insert.bind(3, route); insert.bind(4, service)
@@ -465,17 +561,20 @@ struct ImportSession {
         var currentTripBytes: [UInt8] = []
         var currentTrip = 0
         var lastSequence = Int.min, lastTime = Int.min
-        try forEachRow("stop_times.txt", { h in
+        let rows = try forEachRow("stop_times.txt", { h in
             c = (try h.required("trip_id"), h.optional("arrival_time"), h.optional("departure_time"), try h.required("stop_id"),
                  try h.required("stop_sequence"), h.optional("stop_headsign"), h.optional("pickup_type"), h.optional("drop_off_type"),
                  h.optional("shape_dist_traveled"), h.optional("timepoint"))
         }) { row in
             let tripBytes = row.bytes(c.trip)
-            if !tripBytes.elementsEqual(currentTripBytes) {
+            if !tripBytes.elementsEqual(currentTripBytes) || currentTrip == 0 {
                 let tripID = String(decoding: tripBytes, as: UTF8.self)
                 guard let trip = tripKeys[tripID] else {
                     if tripBytes.isEmpty { throw row.invalid(c.trip, "a non-empty value") }
-                    throw ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                    let error = ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                    guard lenient else { throw error }
+                    repairs.add("stop_times.txt: dropped a row whose trip_id is not in trips.txt", at: "\(row.location) '\(ImportError.quoted(tripID))'")
+                    return
                 }
                 currentTrip = trip
                 currentTripBytes = Array(tripBytes)
@@ -485,7 +584,10 @@ struct ImportSession {
             let stopID = String(decoding: row.bytes(c.stop), as: UTF8.self)
             guard let stop = stopKeys[stopID] else {
                 if stopID.isEmpty { throw row.invalid(c.stop, "a non-empty value") }
-                throw ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID, target: "stops.txt")
+                let error = ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID, target: "stops.txt")
+                guard lenient else { throw error }
+                repairs.add("stop_times.txt: dropped a row whose stop_id is not in stops.txt", at: "\(row.location) '\(ImportError.quoted(stopID))'")
+                return
             }
             guard let sequence = try row.int(c.sequence), sequence >= 0 else { throw row.invalid(c.sequence, "a non-negative whole number") }
             var arrival = try row.time(c.arrival)
@@ -495,6 +597,10 @@ struct ImportSession {
                 if departure < arrival { throw row.invalid(c.departure, "a time at or after arrival_time") }
                 if sequence > lastSequence, arrival < lastTime {
                     warnings.add("stop_times.txt: a trip's times go backwards", at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))'")
+                }
+                if departure > 48 * 3600 {
+                    warnings.add("stop_times.txt: a time beyond 48:00:00 (two days after the service day starts)",
+                                 at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))' \(GTFSTime(seconds: departure))")
                 }
                 lastTime = departure
             }
@@ -519,6 +625,9 @@ struct ImportSession {
             }
         }
         stopSummary.finishTrip()
+        if rows == 0 {
+            warnings.add("stop_times.txt: no stop times: the kiosk will show no departures", at: "stop_times.txt:1 (a header and no rows)")
+        }
     }
 
     mutating func importFrequencies(_ db: Database) throws {
@@ -529,7 +638,11 @@ struct ImportSession {
         }) { row in
             let tripID = try row.requiredString(c.trip)
             guard let trip = tripKeys[tripID] else {
-                throw ImportError.unknownReference(file: "frequencies.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                guard lenient else {
+                    throw ImportError.unknownReference(file: "frequencies.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                }
+                repairs.add("frequencies.txt: dropped a row whose trip_id is not in trips.txt", at: "\(row.location) '\(ImportError.quoted(tripID))'")
+                return
             }
             guard let start = try row.time(c.start) else { throw row.invalid(c.start, "a time HH:MM:SS") }
             guard let end = try row.time(c.end), end > start else { throw row.invalid(c.end, "a time after start_time") }
@@ -554,6 +667,14 @@ struct ImportSession {
                     throw ImportError.unknownReference(file: "transfers.txt", line: row.line, column: row.header.columnName(column), value: id, target: target)
                 }
                 return key
+            }
+            if lenient {
+                for (column, map, target) in [(c.from, stopKeys, "stops.txt"), (c.to, stopKeys, "stops.txt"), (c.fromTrip, tripKeys, "trips.txt"), (c.toTrip, tripKeys, "trips.txt")] {
+                    if let id = row.string(column), map[id] == nil {
+                        repairs.add("transfers.txt: dropped a row whose \(row.header.columnName(column)) is not in \(target)", at: "\(row.location) '\(ImportError.quoted(id))'")
+                        return
+                    }
+                }
             }
             insert.bind(1, try key(c.from, stopKeys, "stops.txt")); insert.bind(2, try key(c.to, stopKeys, "stops.txt"))
             insert.bind(3, try key(c.fromRoute, routeKeys, "routes.txt")); insert.bind(4, try key(c.toRoute, routeKeys, "routes.txt"))
@@ -623,10 +744,13 @@ struct ImportSession {
     // MARK: - Finishing
 
     /// Builds the indexes, writes the metadata, checks the file and closes it, ready to be renamed into place.
-    mutating func finish(feedHash: String) throws -> ImportSummary {
+    mutating func finish() throws -> ImportSummary {
         var counts: [(String, Int)] = []
         var start: ServiceDate?, end: ServiceDate?
-        let warnings = self.warnings
+        let feedHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        var warnings = reading.warnings
+        warnings.absorb(self.warnings)
+        let repairs = self.repairs
         let interpolated = self.interpolated
         let timeZone = self.timeZone
         let skipped = GTFSImporter.skippedFiles(in: source)
@@ -661,6 +785,7 @@ struct ImportSession {
                 ("service_end", end.map { String($0.yyyymmdd) } ?? ""),
                 ("latest_departure_seconds", String(latest)),
                 ("warnings", String(warnings.total)),
+                ("lenient_repairs", String(repairs.total)),
                 ("interpolated_stop_times", String(interpolated)),
                 ("skipped_files", skipped.joined(separator: ",")),
             ]
@@ -687,7 +812,7 @@ struct ImportSession {
         }
         try queue.close()
         return ImportSummary(feedName: "", databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
-                             timeZone: timeZone, feedHash: feedHash, warnings: warnings, skippedFiles: skipped,
+                             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
                              interpolatedStopTimes: interpolated, seconds: 0)
     }
 }

@@ -13,6 +13,21 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case database(path: String, reason: String)
     /// The database could not be written (a full disk, the file-size limit): not the feed's fault.
     case writeFailed(FileError)
+    /// A path where a file was expected holds something else (a directory, a FIFO, a device, a socket).
+    case notARegularFile(path: String, kind: String)
+    case permissionDenied(path: String)
+    /// A CSV record longer than `limit` bytes starts on `line` (usually a quote that is never closed).
+    case recordTooLong(file: String, line: Int, limit: Int)
+    /// The file ends inside a quoted field opened on `line`.
+    case unterminatedQuote(file: String, line: Int)
+    /// The zip holds the table `file` at several paths and none is clearly the feed's.
+    case ambiguousArchive(archive: String, file: String, paths: [String])
+    /// A zip entry whose data does not match its header (CRC-32, size) or does not inflate.
+    case corruptZipEntry(archive: String, entry: String, reason: String)
+    /// The imported tables inflate to more than `limit` bytes (a zip bomb, or a feed far beyond any real one).
+    case archiveTooLarge(archive: String, entry: String, bytes: Int64, limit: Int64)
+    /// An entry inflates more than `limit` times its compressed size (a zip bomb).
+    case compressionRatioTooHigh(archive: String, entry: String, compressed: Int64, uncompressed: Int64, limit: Int64)
 
     public var description: String {
         switch self {
@@ -35,7 +50,30 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
             return "cannot write the database \(path): \(reason)"
         case let .writeFailed(error):
             return error.description
+        case let .notARegularFile(path, kind):
+            return "cannot read the feed: \(path) is a \(kind) where a file was expected"
+        case let .permissionDenied(path):
+            return "cannot read \(path): permission denied"
+        case let .recordTooLong(file, line, limit):
+            return "\(file) line \(line): record longer than \(Self.size(Int64(limit))) (\(limit) bytes) — is a closing quote missing?"
+        case let .unterminatedQuote(file, line):
+            return "\(file) line \(line): a quoted field opened on this line is never closed (unterminated quote at the end of the file)"
+        case let .ambiguousArchive(archive, file, paths):
+            return "\(archive): ambiguous archive: \(file) appears \(paths.count) times (\(paths.joined(separator: ", "))); keep one copy of each table"
+        case let .corruptZipEntry(archive, entry, reason):
+            return "\(archive): the entry \(entry) is corrupted: \(reason)"
+        case let .archiveTooLarge(archive, entry, bytes, limit):
+            return "\(archive): the tables inflate to more than \(Self.size(limit)) (\(limit) bytes; reached \(bytes) bytes at \(entry)): refused as a possible zip bomb"
+        case let .compressionRatioTooHigh(archive, entry, compressed, uncompressed, limit):
+            return "\(archive): the entry \(entry) inflates from \(compressed) to \(uncompressed) bytes (ratio \(uncompressed / max(compressed, 1)):1, limit \(limit):1): refused as a possible zip bomb"
         }
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        if bytes >= 1 << 30, bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 
     /// Values come from the feed: keep them short and printable in an error line.
@@ -58,14 +96,30 @@ public struct ImportWarnings: Sendable, Equatable {
     }
 
     public private(set) var kinds: [Kind] = []
-    static let examplesKept = 3
+    public static let examplesKept = 3
+    /// How many examples each kind keeps (repairs made by `--lenient` keep more: they are a list to check).
+    public var exampleLimit = ImportWarnings.examplesKept
+
+    public init(exampleLimit: Int = ImportWarnings.examplesKept) { self.exampleLimit = exampleLimit }
 
     public var total: Int { kinds.reduce(0) { $0 + $1.count } }
+
+    /// Adds every kind of `other` (counts and examples) after this one's.
+    public mutating func absorb(_ other: ImportWarnings) {
+        for kind in other.kinds {
+            if let index = kinds.firstIndex(where: { $0.message == kind.message }) {
+                kinds[index].count += kind.count
+                kinds[index].examples = Array((kinds[index].examples + kind.examples).prefix(exampleLimit))
+            } else {
+                kinds.append(kind)
+            }
+        }
+    }
 
     public mutating func add(_ message: String, at location: String) {
         if let index = kinds.firstIndex(where: { $0.message == message }) {
             kinds[index].count += 1
-            if kinds[index].examples.count < Self.examplesKept { kinds[index].examples.append(location) }
+            if kinds[index].examples.count < exampleLimit { kinds[index].examples.append(location) }
         } else {
             kinds.append(Kind(message: message, count: 1, examples: [location]))
         }

@@ -10,6 +10,8 @@ public enum LookupError: Error, Equatable, CustomStringConvertible {
     case noSuchStop(query: String, suggestions: [StopInfo])
     case outsideServiceRange(date: ServiceDate, start: ServiceDate, end: ServiceDate)
     case invalidTime(String)
+    /// A local time the zone's clocks skip (daylight saving starts).
+    case nonexistentLocalTime(text: String, timeZone: String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,8 @@ public enum LookupError: Error, Equatable, CustomStringConvertible {
             return "\(date) is outside the timetable: it covers \(start) to \(end)"
         case let .invalidTime(text):
             return "cannot read the time '\(TerminalText.sanitize(text, maxLength: 40))': use a local date-time such as 2026-11-25T08:00"
+        case let .nonexistentLocalTime(text, zone):
+            return "'\(TerminalText.sanitize(text, maxLength: 40))' does not exist in \(zone): the clocks skip it when daylight saving time starts; give a time before or after the jump"
         }
     }
 }

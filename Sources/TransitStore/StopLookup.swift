@@ -91,10 +91,13 @@ extension RouteDatabase {
         var found: [StopInfo] = []
         var seen = Set<String>()
         let codes = try Row.fetchAll(db, sql: "SELECT stop_code, stop_idx FROM stops WHERE stop_code IS NOT NULL AND location_type IN (0, 1)")
+        // At most half the query may be wrong: otherwise `%` or `_` would be "one edit" from every one-character
+        // code, and a feed with short codes would list arbitrary stops.
+        let allowedEdits = min(2, query.unicodeScalars.count / 2)
         let close = codes.compactMap { row -> (Int, Int, String)? in
             let code: String = row[0]
-            let distance = Self.editDistance(code.lowercased(), query.lowercased(), limit: 2)
-            return distance <= 2 ? (distance, row[1], code) : nil
+            let distance = Self.editDistance(code.lowercased(), query.lowercased(), limit: allowedEdits)
+            return distance <= allowedEdits ? (distance, row[1], code) : nil
         }.sorted { ($0.0, $0.2) < ($1.0, $1.2) }
         let key = TextFolding.searchKey(query)
         var candidates = close.prefix(limit).map(\.1)

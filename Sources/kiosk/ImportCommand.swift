@@ -22,6 +22,11 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The route database to create or replace.")
     var db: String
 
+    @Flag(help: ArgumentHelp(
+        "Repair what has one clear repair instead of refusing the feed, and list every repair.",
+        discussion: "Drops stop_times, frequencies and transfers rows that name an unknown stop or trip; gives agencies that disagree on agency_timezone the zone of the agencies that run the trips; drops a broken agency row no route uses."))
+    var lenient = false
+
     @Flag(name: .shortAndLong, help: "Log progress to standard error.")
     var verbose = false
 
@@ -30,7 +35,7 @@ struct ImportCommand: ParsableCommand {
         let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "import")
         defer { signals.cancel() }
         do {
-            let summary = try GTFSImporter(feedPath: feed, databasePath: db).run()
+            let summary = try GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient).run()
             print(ImportReport.text(summary))
         } catch let error as ImportError {
             printError("error: \(error)")
@@ -57,6 +62,14 @@ enum ImportReport {
         }
         if !summary.skippedFiles.isEmpty {
             lines.append("Not imported: \(summary.skippedFiles.joined(separator: ", "))")
+        }
+        if summary.repairs.total > 0 {
+            lines.append("Repaired (--lenient): \(summary.repairs.total)")
+            for kind in summary.repairs.kinds {
+                lines.append("  \(kind.count) × \(kind.message):")
+                for example in kind.examples { lines.append("      \(TerminalText.sanitize(example))") }
+                if kind.count > kind.examples.count { lines.append("      … and \(kind.count - kind.examples.count) more") }
+            }
         }
         if summary.warnings.total == 0 {
             lines.append("No warnings")

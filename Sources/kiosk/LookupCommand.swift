@@ -61,8 +61,11 @@ struct MomentOption: ParsableArguments {
 
     func instant(in timeZone: TimeZone) throws -> Date {
         guard let at else { return Date() }
-        guard let date = LocalTime.parse(at, in: timeZone) else { throw LookupError.invalidTime(at) }
-        return date
+        switch LocalTime.interpret(at, in: timeZone) {
+        case let .instant(date): return date
+        case .nonexistent: throw LookupError.nonexistentLocalTime(text: at, timeZone: timeZone.identifier)
+        case .unreadable: throw LookupError.invalidTime(at)
+        }
     }
 }
 

@@ -33,6 +33,27 @@ struct LabelsCommandTests {
         return (key, show.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    // MARK: - Hostile key files
+
+    @Test("--sign-key on a device, a directory, a FIFO or a 1 GB file: exit 2 at once, nothing written")
+    func signKeyThatIsNotAKeyFile() throws {
+        let dir = TemporaryFolder.make("hostile-keys")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("key.fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let huge = dir.appendingPathComponent("huge.key").path
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 1 << 30) == 0)
+        let out = dir.appendingPathComponent("labels.pdf")
+        let cases = [("/dev/zero", "is a character device, not a key file"), (dir.path, "is a directory, not a key file"),
+                     (fifo, "is a FIFO (named pipe), not a key file"), (huge, "1073741824 bytes or more is too large for a key file")]
+        for (key, reason) in cases {
+            let result = try labels(["--stops", "1091", "--sign-key", key, "--out", out.path])
+            #expect(result.status == 2, "\(key): \(result.stderr)")
+            #expect(result.stderr.contains("--sign-key: \(key): cannot read key file (\(reason)"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+        }
+    }
+
     // MARK: - Round trip
 
     @Test("every stop of the sample network: PDF → pdftoppm → zbar → payload → signature verifies → kiosk lookup finds the same stop")

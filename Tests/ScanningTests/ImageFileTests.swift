@@ -161,6 +161,29 @@ import Testing
         #expect(ImageFile.sniff(Array("P6 ".utf8)) == nil)
     }
 
+    /// A few hundred bytes of header can claim gigapixels; the claim is refused before any pixel memory is
+    /// allocated, with the dimensions in the message.
+    @Test func absurdPixelCountsAreRefusedFromTheHeader() throws {
+        let png = save(PNGFiles.encode(width: 20000, height: 20000, bitDepth: 8, colour: .grey, rows: []), "huge.png")
+        #expect(throws: ImageFile.LoadError.tooLarge(path: png, format: .png, width: 20000, height: 20000, limit: 50_000_000)) { try ImageFile.load(png) }
+        #expect(ImageFile.LoadError.tooLarge(path: png, format: .png, width: 20000, height: 20000, limit: 50_000_000).description
+                == "\(png): PNG image of 20000×20000 pixels (400 megapixels) is larger than the 50 megapixels a photo needs; refused before decoding")
+        let maxed = save(PNGFiles.encode(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, bitDepth: 8, colour: .grey, rows: []), "max.png")
+        guard case .tooLarge(_, _, 0xFFFF_FFFF, 0xFFFF_FFFF, _) = try #require(throwing(try ImageFile.load(maxed))) else { Issue.record("not refused as too large"); return }
+
+        var jpeg = DecodeFixtures.greyJPEG
+        let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg.replaceSubrange((sof + 5)...(sof + 8), with: [0x17, 0x70, 0x27, 0x10]) // height 6000, width 10000
+        let bigJPEG = save(jpeg, "huge.jpg")
+        #expect(throws: ImageFile.LoadError.tooLarge(path: bigJPEG, format: .jpeg, width: 10000, height: 6000, limit: 50_000_000)) { try ImageFile.load(bigJPEG) }
+
+        let pgm = save(Array("P5 8000 8000 255\n".utf8), "huge.pgm")
+        #expect(throws: ImageFile.LoadError.tooLarge(path: pgm, format: .pgmBinary, width: 8000, height: 8000, limit: 50_000_000)) { try ImageFile.load(pgm) }
+        // Just under the cap the header is believed, and the missing pixels are what is reported.
+        let fine = save(Array("P5 7000 7000 255\n".utf8), "fine.pgm")
+        guard case .truncated = try #require(throwing(try ImageFile.load(fine))) else { Issue.record("not truncated"); return }
+    }
+
     @Test func randomBytesNeverCrashTheDecoders() {
         var state: UInt64 = 99
         for trial in 0..<200 {

@@ -115,6 +115,55 @@ import Testing
         }
     }
 
+    /// `--sign-key /dev/zero`, a directory, a FIFO, a 1 GB file: refused at once, never read to the end,
+    /// never blocking.
+    @Test func devicesDirectoriesFIFOsAndHugeFilesAreRefusedAtOnce() throws {
+        let directory = try temporaryDirectory()
+        #expect(throws: KeyFileError.unreadable(path: "/dev/zero", reason: "is a character device, not a key file")) {
+            try KeyFile.loadPrivateKey(from: "/dev/zero")
+        }
+        #expect(throws: KeyFileError.unreadable(path: directory, reason: "is a directory, not a key file")) {
+            try KeyFile.loadPrivateKey(from: directory)
+        }
+        let fifo = directory + "/key.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // No writer ever opens the FIFO: reading it would wait for ever.
+        #expect(throws: KeyFileError.unreadable(path: fifo, reason: "is a FIFO (named pipe), not a key file")) {
+            try KeyFile.loadPrivateKey(from: fifo)
+        }
+        let huge = directory + "/huge.key"
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil))
+        try #require(truncate(huge, 1 << 30) == 0) // sparse: no disk used
+        #expect(throws: KeyFileError.unreadable(path: huge, reason: "1073741824 bytes or more is too large for a key file (at most 64 KB)")) {
+            try KeyFile.loadPublicKey(from: huge)
+        }
+    }
+
+    /// A private key file pieced together from two keys (or with a damaged secret) does not derive the key id
+    /// and public key it states: refused as corrupted, naming the line.
+    @Test func secretThatDoesNotMatchItsOwnPublicKeyIsCorrupted() throws {
+        let directory = try temporaryDirectory()
+        let original = KeyPair.generate(), other = KeyPair.generate()
+        let path = directory + "/mixed.key"
+        try KeyFile.savePrivateKey(original, to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try write(text.replacingOccurrences(of: original.encodedPrivateKey, with: other.encodedPrivateKey), to: path)
+        #expect(throws: KeyFileError.corrupted(path: path, line: 1, detail: "the file says key id \(original.keyID), the secret's key id is \(other.keyID)")) {
+            try KeyFile.loadPrivateKey(from: path)
+        }
+        #expect(KeyFileError.corrupted(path: path, line: 1, detail: "d").description.contains("corrupted key: the secret does not match the key's own public key"))
+        // Only the public-key comment left: still checked.
+        let publicOnly = directory + "/public-comment.key"
+        try write("# Public key for kiosk configs: \(original.publicKey.encoded)\n\(other.encodedPrivateKey)\n", to: publicOnly)
+        #expect(throws: KeyFileError.corrupted(path: publicOnly, line: 1, detail: "the public key in the file is not the one the secret derives")) {
+            try KeyFile.loadPrivateKey(from: publicOnly)
+        }
+        // A bare key line with no comments has nothing to contradict it.
+        let bare = directory + "/bare.key"
+        try write(original.encodedPrivateKey + "\n", to: bare)
+        #expect(try KeyFile.loadPrivateKey(from: bare).keyPair.keyID == original.keyID)
+    }
+
     @Test func errorMessagesNameTheFile() {
         let error = KeyFileError.invalid(path: "/etc/kiosk/label.key", line: 3, reason: .wrongLength(expected: 32, actual: 31))
         #expect(error.description == "/etc/kiosk/label.key:3: wrong key length: 31 bytes, expected 32")

@@ -220,4 +220,14 @@ import TransitStore
         controls.put("a\u{1B}b", row: 0, column: 0)
         #expect(controls.lines[0] == "a?b")
     }
+
+    /// The clock shows the network's time, not the machine's, even after the database becomes unusable.
+    @Test func clockKeepsTheAgencyTimeZoneWhenTheDatabaseGoes() {
+        var state = KioskFixtures.idleState(language: .en)
+        _ = state.handle(.databaseStatus(.unavailable(detail: "missing: /var/lib/stopkiosk/routes.sqlite")), now: state.now)
+        #expect(state.lastKnownTimeZone == "America/Guayaquil")
+        #expect(KioskScreenBuilder.timeZone(state).identifier == "America/Guayaquil")
+        // 08:00 in Quito is 13:00 UTC: the machine's zone (UTC in CI) must not leak into the clock.
+        #expect(KioskScreenBuilder.build(state, width: 80, height: 24, context: ScreenContext(demo: false)).text.contains("08:00"))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TransitModel
 
@@ -31,5 +32,16 @@ import Testing
         // Stacked combining marks do not make a character unbounded.
         let zalgo = "a" + String(repeating: "\u{301}", count: 500)
         #expect(TerminalText.sanitize(zalgo).unicodeScalars.count <= 9)
+    }
+}
+
+@Suite struct JSONTextTests {
+    @Test func invisibleControlsAreEscapedAndTheDocumentMeansTheSame() throws {
+        let name = "Parada\u{9B}2J \u{202E}evil\u{202C} \u{2066}x\u{2069} ok"
+        let json = String(decoding: try JSONEncoder().encode(["name": name]), as: UTF8.self)
+        let safe = JSONText.escapingInvisibleControls(json)
+        #expect(safe == #"{"name":"Parada\u009b2J \u202eevil\u202c \u2066x\u2069 ok"}"#)
+        #expect(try JSONDecoder().decode([String: String].self, from: Data(safe.utf8)) == ["name": name])
+        #expect(JSONText.escapingInvisibleControls(#"{"a":"Cumbayá → Río"}"#) == #"{"a":"Cumbayá → Río"}"#)
     }
 }

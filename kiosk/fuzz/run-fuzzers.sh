@@ -22,7 +22,7 @@ for target in "${targets[@]}"; do
   KIOSK_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "$work" "kiosk/fuzz/corpus/$target" 2>"$work.log" || { tail -40 "$work.log" >&2; echo "fuzz: $target FAILED" >&2; exit 1; }
-  grep -E "stat::number_of_executed_runs|stat::peak_rss_mb" "$work.log" | sed "s/^/fuzz: $target /" >&2
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work.log" | sed "s/^/fuzz: $target /" >&2
   rm -rf "$work" "$work.log"
 done
 echo "fuzz: ${#targets[@]} targets, ${seconds}s each: no crash, leak or timeout" >&2

@@ -10,7 +10,9 @@
  * than CIC_MAX_DIMENSION on a side or CIC_MAX_PIXELS in all, so a hostile header cannot ask for gigabytes. */
 
 #define CIC_MAX_DIMENSION 32768
-#define CIC_MAX_PIXELS (1u << 28)
+/* 50 megapixels, as ImageFile.maximumPixels (which refuses larger headers first, with a typed error): this is the
+ * backstop for a header the Swift side could not read. */
+#define CIC_MAX_PIXELS 50000000u
 
 typedef struct cic_grey_image {
     /* malloc'ed width*height bytes on success, NULL on failure; release with cic_grey_image_free. */

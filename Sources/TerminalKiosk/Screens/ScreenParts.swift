@@ -10,7 +10,7 @@ extension KioskScreenBuilder {
     // MARK: - Frame parts
 
     static func timeZone(_ state: KioskState) -> TimeZone {
-        if let id = state.database.timeZoneIdentifier, let zone = TimeZone(identifier: id) { return zone }
+        if let id = state.database.timeZoneIdentifier ?? state.lastKnownTimeZone, let zone = TimeZone(identifier: id) { return zone }
         return TimeZone.current
     }
 

@@ -1,0 +1,63 @@
+import Foundation
+import KioskTesting
+import Testing
+
+/// What an import leaves behind when the machine, not the feed, stops it: a hang-up, the file-size limit, a
+/// database owned by the service account. The previous database must stay byte-identical, and no staging file
+/// may remain.
+@Suite struct ImportOutputSafetyTests {
+    let commands = ImportCommandTests()
+
+    private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    private func leftovers(besides db: String) -> [String] {
+        let directory = (db as NSString).deletingLastPathComponent
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".tmp") }
+    }
+
+    @Test func hangUpRemovesTheStagingFileAndSaysSo() throws {
+        let (db, _) = try commands.existingDatabase()
+        let before = try bytes(db)
+        let process = try Programs.startKiosk(["import", commands.largeFeed().path, "--db", db])
+        let directory = (db as NSString).deletingLastPathComponent
+        var staged = false
+        for _ in 0..<6000 where process.isRunning {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            if names.contains(where: { $0.hasPrefix(".routes.sqlite.import-\(process.pid)") }) { staged = true; break }
+            usleep(2000)
+        }
+        #expect(staged, "the import finished before it could be stopped")
+        usleep(50_000)
+        process.signal(SIGHUP)
+        let stopped = process.wait()
+        #expect(stopped.status == 128 + SIGHUP && stopped.signal == nil, "\(stopped)")
+        #expect(stopped.stderr.contains("kiosk import: stopped by hangup; unfinished output removed, previous files unchanged"), "\(stopped)")
+        #expect(leftovers(besides: db).isEmpty)
+        #expect(try bytes(db) == before)
+    }
+
+    @Test func fileSizeLimitIsReportedByNameNotASignalDeath() throws {
+        let (db, _) = try commands.existingDatabase()
+        let before = try bytes(db)
+        // 256 blocks of 512 bytes (dash) or 1 KB (bash): far less than the sample network's database needs.
+        let script = "ulimit -f 256; exec \"$0\" import \"$1\" --db \"$2\""
+        let result = try Programs.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, Programs.kiosk.path, SampleNetwork.feed.path, db],
+                                      environment: ["XDG_CACHE_HOME": Programs.sampleCache.path])
+        #expect(result.signal == nil && result.status == 1, "\(result)")
+        #expect(result.stderr.contains("file size limit (ulimit -f) reached while writing \(db); the previous file is unchanged"), "\(result)")
+        #expect(leftovers(besides: db).isEmpty)
+        #expect(try bytes(db) == before)
+    }
+
+    @Test func replacingADatabaseKeepsItsModeAndOwner() throws {
+        let (db, _) = try commands.existingDatabase()
+        #expect(chmod(db, 0o640) == 0)
+        let owner: uid_t = getuid() == 0 ? 65534 : getuid() // root hands it to nobody, as a service account would own it
+        #expect(chown(db, owner, getgid()) == 0)
+        let result = try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", db])
+        #expect(result.status == 0, "\(result)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: db)
+        #expect(attributes[.posixPermissions] as? Int == 0o640)
+        #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == owner)
+    }
+}
