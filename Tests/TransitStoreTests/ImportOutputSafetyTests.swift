@@ -61,3 +61,33 @@ import Testing
         #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == owner)
     }
 }
+
+/// Time and memory must not depend on how the input is broken: a 32 MB record or a quote left open before
+/// 32 MB of rows is refused after reading the 1 MB cap, whatever follows. Checked as a memory bound on the real
+/// process (peak resident set), not a timing: the quadratic reader this replaced took hundreds of megabytes.
+@Suite struct PathologicalCSVMemoryTests {
+    static func feed(stops: Data) throws -> URL {
+        let folder = TestSupport.writeFeed(TestSupport.minimalFeed)
+        try stops.write(to: folder.appendingPathComponent("stops.txt"))
+        return folder
+    }
+
+    @Test(arguments: ["one-line", "open-quote"])
+    func refusedWithinBoundedMemory(_ shape: String) throws {
+        var stops = Data("stop_id,stop_code,stop_name,stop_lat,stop_lon\n".utf8)
+        if shape == "one-line" {
+            stops.append(Data(repeating: UInt8(ascii: "x"), count: 32 << 20))
+        } else {
+            stops.append(Data("S1,101,\"Primera,-0.20,-78.50\n".utf8))
+            let row = Data("S2,102,Segunda,-0.21,-78.50\n".utf8)
+            for _ in 0..<(32 << 20) / row.count { stops.append(row) }
+        }
+        let db = TemporaryFolder.make("mem").appendingPathComponent("routes.sqlite").path
+        let result = try Programs.runKiosk(["import", try Self.feed(stops: stops).path, "--db", db])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("stops.txt line 2: record longer than 1 MB"), "\(result)")
+        let peak = try #require(result.peakResidentKilobytes)
+        #expect(peak < 120_000, "peak resident memory \(peak) KB for a refused \(shape) file")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+}
