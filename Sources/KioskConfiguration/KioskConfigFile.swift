@@ -62,6 +62,10 @@ public enum KioskConfigFile {
     }
 
     public static func parse(_ text: String, file: String) throws(KioskConfigError) -> KioskConfig {
+        if let (line, column) = TOMLPrecheck.nonASCIIOutsideStrings(text) {
+            throw KioskConfigError(file: "\(file):\(line):\(column)", key: nil,
+                                   problem: "TOML syntax error: only ASCII may appear outside quoted strings (keys are ASCII letters, digits, '-' and '_')")
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

@@ -110,3 +110,28 @@ import Testing
         }
     }
 }
+
+/// Found by fuzzing: toml++ asserts (aborting the kiosk) on a non-ASCII key; the config reader refuses it first.
+@Suite struct TOMLPrecheckTests {
+    @Test func nonASCIIKeysAreASyntaxErrorNotACrash() throws {
+        let error = try #require(throws: KioskConfigError.self) { try KioskConfigFile.parse("[cámara]\ndevice = \"/dev/video0\"\n", file: "k.toml") }
+        #expect(error.file == "k.toml:1:3")
+        #expect(error.problem.contains("only ASCII may appear outside quoted strings"))
+        let fuzzed = "[\u{FFFD}\u{FFFD}table]\nwindow_minutes = \"sixty\"\n"
+        #expect(throws: KioskConfigError.self) { try KioskConfigFile.parse(fuzzed, file: "k.toml") }
+    }
+
+    @Test func nonASCIIInsideStringsAndCommentsIsFine() throws {
+        let text = """
+            # Configuración del quiosco — Quito
+            home_stop = "1091"  # El Ejido, andén 1
+            [labels]
+            url_template = "https://transit.example/s/{stop_code}"
+            foreign_templates = ['https://other.example/parada/{stop_code}']
+            feed_id = \"\"\"quito.example\"\"\"
+
+            """
+        let config = try KioskConfigFile.parse(text, file: "k.toml")
+        #expect(config.homeStop == "1091")
+    }
+}

@@ -19,7 +19,7 @@ fuzzer=.build-fuzz/debug/kiosk-fuzz
 for target in "${targets[@]}"; do
   work=$(mktemp -d)
   echo "fuzz: $target for ${seconds}s" >&2
-  KIOSK_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" -max_total_time="$seconds" -timeout=10 \
+  KIOSK_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$PWD/kiosk/fuzz/lsan-suppressions.txt "$fuzzer" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "$work" "kiosk/fuzz/corpus/$target" 2>"$work.log" || { tail -40 "$work.log" >&2; echo "fuzz: $target FAILED" >&2; exit 1; }
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work.log" | sed "s/^/fuzz: $target /" >&2
