@@ -43,12 +43,15 @@ let package = Package(
         .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
         .target(name: "CQREncode", linkerSettings: [.linkedLibrary("qrencode")]),
         .target(name: "CCairo", linkerSettings: [.linkedLibrary("cairo")]),
+        // zxing-cpp (C++), the second decoder: the system library carries pkg-config's flags; CZXing is an extern "C" shim.
+        .systemLibrary(name: "CZXingLibrary", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
+        .target(name: "CZXing", dependencies: ["CZXingLibrary"], linkerSettings: [.linkedLibrary("stdc++")]),
 
         // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
         .target(name: "StopCodes", dependencies: ["TransitModel", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Frames (V4L2 camera, Y4M and image replay), zbar decoding with cheap recovery, debouncing.
-        .target(name: "Scanning", dependencies: ["CV4L2", "CZBar", "CImageCodecs"]),
+        .target(name: "Scanning", dependencies: ["CV4L2", "CZBar", "CZXing", "CImageCodecs"]),
 
         // Stop labels: layout, QR matrix (libqrencode), PDF/SVG/PNG (cairo), read-back check with the decoder.
         .target(name: "Labels", dependencies: ["TransitModel", "StopCodes", "Scanning", "CQREncode", "CCairo"]),
