@@ -44,6 +44,9 @@ struct ScanBench: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Which parts to run: decode, pipeline, detection, survey, decoders (default all).")
     var parts: [Part] = Part.allCases
 
+    @Option(parsing: .upToNextOption, help: "Decoders of the pipeline replay: zbar, zxing (default both, zbar first).")
+    var decoders: [String] = ["zbar", "zxing"]
+
     @Flag(help: "Keep the generated files (printed at the end).")
     var keep = false
 
@@ -184,7 +187,7 @@ struct ScanBench: ParsableCommand {
 
     private func pipelineThroughput(resolver: ScanResolver, codes: [String], work: String) throws {
         let width = 1280, height = 720
-        print("\n== whole pipeline on a \(width)x\(height) replay: \(passengers) passengers walking up with a label, 150 frames (5 s at 30 fps) each ==")
+        print("\n== whole pipeline on a \(width)x\(height) replay: \(passengers) passengers walking up with a label, 150 frames (5 s at 30 fps) each; decoders \(decoders.joined(separator: ", ")) ==")
         let path = work + "/walk-up.y4m"
         let script = try WalkUpReplay.write(to: path, width: width, height: height, passengers: passengers,
                                             codes: codes, template: KioskConfig().urlTemplate)
@@ -205,6 +208,7 @@ struct ScanBench: ParsableCommand {
         func replay(changeDetection: Bool, debounce: Duration, tracking: Bool = true) throws -> RunFigures {
             let source = try Y4MFileSource(path: path)
             var configuration = try ScanPipelineConfiguration(kiosk: KioskConfig())
+            configuration.decoders = try DecoderKind.parse(decoders)
             configuration.timeline = .frames(perSecond: 30)
             configuration.debounceInterval = debounce
             if !changeDetection { configuration.changeDetection = nil }
