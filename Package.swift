@@ -42,12 +42,16 @@ let package = Package(
         systemLibrary("LibQREncode", pkgConfig: "libqrencode", debian: "libqrencode-dev"),
         systemLibrary("LibCairo", pkgConfig: "cairo", debian: "libcairo2-dev"),
         systemLibrary("LibZ", pkgConfig: "zlib", debian: "zlib1g-dev"),
+        // zxing-cpp (C++), the second decoder; CZXing is its extern "C" shim.
+        .systemLibrary(name: "CZXingLibrary", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         // Shims: what does not import into Swift (function-like macros) exposed as constants, nothing more.
         .target(name: "CV4L2", dependencies: ["LibV4L2"], cSettings: werror),
         .target(name: "CZBar", dependencies: ["LibZBar"], cSettings: werror),
         .target(name: "CImageCodecs", dependencies: ["LibPNG", "LibJPEG"], cSettings: werror),
         .target(name: "CQREncode", dependencies: ["LibQREncode"], cSettings: werror),
         .target(name: "CCairo", dependencies: ["LibCairo"], cSettings: werror),
+        .target(name: "CZXing", dependencies: ["CZXingLibrary"], cxxSettings: [.unsafeFlags(["-Werror"])],
+                linkerSettings: [.linkedLibrary("stdc++")]),
 
         // ── Data and codes ──────────────────────────────────────────────────────────────────────────────────
         // The route database: schema, GTFS import, the queries every command shares, the planner's data provider.
@@ -71,8 +75,8 @@ let package = Package(
             dependencies: ["TransitModel", "SystemSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        // Frames (V4L2 camera, Y4M and image replay) and zbar decoding with cheap recovery.
-        .target(name: "Scanning", dependencies: ["TransitModel", "CV4L2", "CZBar", "CImageCodecs", "LibZ"], swiftSettings: strict),
+        // Frames (V4L2 camera, Y4M and image replay); zbar decoding with cheap recovery, zxing-cpp behind it.
+        .target(name: "Scanning", dependencies: ["TransitModel", "CV4L2", "CZBar", "CZXing", "CImageCodecs", "LibZ"], swiftSettings: strict),
         // Stop labels: layout, QR (libqrencode), PDF/SVG/PNG (cairo), read back with the decoder before writing.
         .target(
             name: "Labels",
@@ -182,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScanServiceTests",
-            dependencies: ["ScanService", "KioskConfiguration", "Scanning", "StopCodes", "TransitStore", "KioskTesting"],
+            dependencies: ["ScanService", "KioskConfiguration", "Scanning", "StopCodes", "TransitStore", "TransitModel", "KioskTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   libzbar-dev zbar-tools          # decoding (and zbarimg, the peer the benchmarks compare against)
+  libzxing-dev                    # zxing-cpp, the second decoder for what zbar misses
   libv4l-dev                      # camera capture through libv4l2
   libsqlite3-dev sqlite3          # route database (and the sqlite3 CLI, the import benchmark's peer)
   zlib1g-dev                      # GTFS zips (ZIPFoundation inflates through zlib on Linux)

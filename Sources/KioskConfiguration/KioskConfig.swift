@@ -23,6 +23,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var idleTimeoutSeconds = 60
     /// zbar symbology names: "qrcode", "code128", "ean13" …
     public var symbologies = ["qrcode", "code128", "ean13"]
+    /// Decoders: "zbar" (always first when named) and "zxing" (zxing-cpp, for what zbar misses).
+    public var decoders = ["zbar", "zxing"]
     /// The same code seen again within this many seconds does not trigger again.
     public var debounceSeconds = 3.0
     public var signaturePolicy: SignaturePolicy = .prefer

@@ -34,7 +34,7 @@ public enum KioskConfigFile {
         "camera": ["device", "width", "height", "frames_per_second"],
         "database": ["path"],
         "timetable": ["window_minutes", "nearby_radius_meters", "max_transfers", "walk_radius_meters"],
-        "scanner": ["symbologies", "debounce_seconds"],
+        "scanner": ["symbologies", "debounce_seconds", "decoders"],
         "labels": ["url_template", "foreign_templates", "signature_policy", "public_keys", "feed_id"],
     ]
 
@@ -131,6 +131,10 @@ public enum KioskConfigFile {
                 config.symbologies = v
             }
             if let v = try reader.double(scanner, "debounce_seconds", 0...3600, prefix: "scanner.") { config.debounceSeconds = v }
+            if let v = try reader.strings(scanner, "decoders", prefix: "scanner.") {
+                do { _ = try DecoderKind.parse(v) } catch { throw reader.error("scanner.decoders", error.description) }
+                config.decoders = v
+            }
         }
         if let labels = try reader.table(root, "labels") {
             if let v = try reader.string(labels, "url_template", prefix: "labels.") {

@@ -23,11 +23,14 @@ public struct ScanPipelineConfiguration: Sendable, Equatable {
     /// decodes (or when the code is not found there): a held code costs a fraction of a full decode, and a second
     /// code elsewhere is seen within this many decoded frames. 1 decodes every frame whole.
     public var trackingInterval: Int
+    /// The decoders, zbar first (see `DecoderChain`): zxing-cpp reads what zbar misses, on stills (recovery
+    /// budget nil) always, on camera frames on code-like regions within a per-frame time budget.
+    public var decoders: [DecoderKind]
 
     public init(decoder: DecoderConfiguration = .video, debounceInterval: Duration = .seconds(3),
                 changeDetection: FrameChangeDetector.Configuration? = FrameChangeDetector.Configuration(),
                 timeline: ScanTimeline = .arrival, frameTimeout: Duration = .seconds(1), textLimit: Int = 256,
-                trackingInterval: Int = 10) {
+                trackingInterval: Int = 10, decoders: [DecoderKind] = DecoderKind.allCases) {
         self.decoder = decoder
         self.debounceInterval = debounceInterval < .zero ? .zero : debounceInterval
         self.changeDetection = changeDetection
@@ -35,6 +38,7 @@ public struct ScanPipelineConfiguration: Sendable, Equatable {
         self.frameTimeout = frameTimeout
         self.textLimit = textLimit
         self.trackingInterval = max(1, trackingInterval)
+        self.decoders = decoders
     }
 
     /// The pipeline a kiosk configuration describes: its symbologies and debounce interval, the video decoder.
@@ -44,7 +48,10 @@ public struct ScanPipelineConfiguration: Sendable, Equatable {
         }
         var decoder = DecoderConfiguration.video
         decoder.symbologies = try ScanSymbologies.parse(config.symbologies)
-        self.init(decoder: decoder, debounceInterval: .nanoseconds(Int64((config.debounceSeconds * 1e9).rounded())))
+        let decoders: [DecoderKind]
+        do { decoders = try DecoderKind.parse(config.decoders) } catch { throw .invalidDecoders(error) }
+        self.init(decoder: decoder, debounceInterval: .nanoseconds(Int64((config.debounceSeconds * 1e9).rounded())),
+                  decoders: decoders)
     }
 }
 

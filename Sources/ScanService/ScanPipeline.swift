@@ -30,6 +30,9 @@ public struct ScanResult: Sendable, Equatable {
     /// was resolved.
     public var arrivalNanos: UInt64
     public var resolvedNanos: UInt64
+    /// The payload exactly as decoded: nothing replaced, nothing cut (a lossy UTF-8 rendering only for binary
+    /// payloads). Untrusted: never print it to a terminal as it is.
+    public var payloadText: String = ""
 
     /// Frame arrival to resolved stop, in nanoseconds.
     public var latencyNanos: UInt64 { resolvedNanos >= arrivalNanos ? resolvedNanos - arrivalNanos : 0 }
@@ -111,8 +114,10 @@ public final class ScanPipeline {
     /// The frame source, when the pipeline reads one (nil for a pipeline fed with `process(_:)`).
     public let source: (any FrameSource)?
     public private(set) var statistics = ScanStatistics()
+    /// What each decoder did (zxing calls, time, frames skipped for lack of budget).
+    public var decoderStatistics: DecoderChainStatistics { decoder.statistics }
 
-    private let decoder: ZBarDecoder
+    private let decoder: DecoderChain
     private var detector: FrameChangeDetector?
     private var debounce: DebounceFilter<ScanPayloadKey>
     /// The symbols of the last decoded frame, taken as still in view while the scene is unchanged.
@@ -131,7 +136,7 @@ public final class ScanPipeline {
         self.source = source
         self.resolver = resolver
         self.configuration = configuration
-        self.decoder = ZBarDecoder(configuration: configuration.decoder)
+        self.decoder = DecoderChain(configuration: DecoderChainConfiguration(zbar: configuration.decoder, decoders: configuration.decoders))
         self.detector = configuration.changeDetection.map { FrameChangeDetector(configuration: $0) }
         self.debounce = DebounceFilter(interval: configuration.debounceInterval)
         if let camera = source as? ReconnectingCameraSource {
@@ -228,7 +233,7 @@ public final class ScanPipeline {
                 source: sourceName ?? source?.name ?? "frames", frame: frame.sequence, symbology: symbol.symbology,
                 text: outcome.text, status: outcome.status, stop: outcome.stop, reference: outcome.reference,
                 detail: outcome.detail, foundBy: symbol.foundBy, carriedOver: carried, arrivalNanos: arrival,
-                resolvedNanos: DispatchTime.now().uptimeNanoseconds)))
+                resolvedNanos: DispatchTime.now().uptimeNanoseconds, payloadText: symbol.text ?? symbol.lossyText)))
         }
         return events
     }

@@ -8,7 +8,9 @@ import TransitStore
 /// `{"detail":null,"found_by":"direct","frame":12,"latency_ms":4.1,"source":"/dev/video0","status":"stop",
 ///   "stop":{"code":"1011","id":"MQ01A","name":"Quitumbe"},"symbology":"QR-Code","text":"https://…/s/1011"}`
 ///
-/// `stop` is null unless `status` is `stop`; `text` is the payload sanitised (no control or escape characters).
+/// `stop` is null unless `status` is `stop`; `text` is the payload exactly as decoded (JSON escapes its control
+/// characters; nothing replaced, nothing cut), `display_text` the sanitised form the screen shows; `decoder` is
+/// the library that read it (`zbar`, `zxing`) and `found_by` its pass.
 public enum ScanJSON {
     struct Line: Encodable {
         struct Stop: Encodable {
@@ -22,6 +24,8 @@ public enum ScanJSON {
         var frame: Int
         var symbology: String
         var text: String
+        var displayText: String
+        var decoder: String
         var status: String
         var stop: Stop?
         var detail: String?
@@ -34,6 +38,8 @@ public enum ScanJSON {
             try container.encode(frame, forKey: .frame)
             try container.encode(symbology, forKey: .symbology)
             try container.encode(text, forKey: .text)
+            try container.encode(displayText, forKey: .displayText)
+            try container.encode(decoder, forKey: .decoder)
             try container.encode(status, forKey: .status)
             try container.encode(stop, forKey: .stop) // null when absent: every line has the same keys
             try container.encode(detail, forKey: .detail)
@@ -42,7 +48,7 @@ public enum ScanJSON {
         }
 
         enum CodingKeys: String, CodingKey {
-            case source, frame, symbology, text, status, stop, detail, foundBy, latencyMs
+            case source, frame, symbology, text, displayText, decoder, status, stop, detail, foundBy, latencyMs
         }
     }
 
@@ -52,8 +58,8 @@ public enum ScanJSON {
                       platforms: resolved.platforms.count > 1 || resolved.platforms.first?.id != resolved.stop.id
                           ? resolved.platforms.map(\.id) : nil)
         }
-        let line = Line(source: scan.source, frame: scan.frame, symbology: scan.symbology.name, text: scan.text,
-                        status: scan.status.rawValue, stop: stop, detail: scan.detail, foundBy: scan.foundBy.description,
+        let line = Line(source: scan.source, frame: scan.frame, symbology: scan.symbology.name, text: scan.payloadText,
+                        displayText: scan.text, decoder: scan.foundBy.decoder.rawValue, status: scan.status.rawValue, stop: stop, detail: scan.detail, foundBy: scan.foundBy.description,
                         latencyMs: (Double(scan.latencyNanos) / 1e4).rounded() / 100)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -82,6 +82,19 @@ public enum DetectionSurvey {
         public func hits(pass: DecodePass) -> Int {
             results.filter { $0.passes[pass]?.foundExpected == true }.count
         }
+
+        /// Per subfolder (the part of the sample name before the first `/`, "" for the folder itself), in name
+        /// order: images decoded exactly and images surveyed.
+        public var hitsByFolder: [(folder: String, hits: Int, total: Int)] {
+            var byFolder: [String: (hits: Int, total: Int)] = [:]
+            for result in results {
+                let name = result.sample.name
+                let folder = name.firstIndex(of: "/").map { String(name[..<$0]) } ?? ""
+                byFolder[folder, default: (0, 0)].total += 1
+                if result.hit { byFolder[folder, default: (0, 0)].hits += 1 }
+            }
+            return byFolder.keys.sorted().map { (folder: $0, hits: byFolder[$0]!.hits, total: byFolder[$0]!.total) }
+        }
     }
 
     /// The folders of the shared photo set (`data/qr/`) that hold QR codes; `zbarimg` 0.23.92 decodes 67 of their
@@ -122,6 +135,37 @@ public enum DetectionSurvey {
         evaluate: [DecodePass] = []
     ) -> Report {
         let decoder = ZBarDecoder(configuration: configuration)
+        return survey(folder: folder, subfolders: subfolders, configuration: configuration,
+                      decode: { frame, _ in decoder.decode(frame) }, run: { decoder.run($0, on: $1) }, evaluate: evaluate)
+    }
+
+    /// Loads every sample and decodes it with a `DecoderChain` (zbar, then zxing-cpp: what the scan pipeline
+    /// decodes with). With `framesPerImage` above 1 each image is shown that many times in a row, as a code held
+    /// up to a camera for that many frames (video configurations spread their work over frames), and counts as
+    /// read when one of those frames reads it. `evaluate` may include zxing passes.
+    public static func run(
+        folder: String,
+        subfolders: [String]? = nil,
+        chain: DecoderChainConfiguration,
+        framesPerImage: Int = 1,
+        evaluate: [DecodePass] = []
+    ) -> Report {
+        let decoder = DecoderChain(configuration: chain)
+        return survey(folder: folder, subfolders: subfolders, configuration: chain.zbar, decode: { frame, sample in
+            var last: [DecodedSymbol] = []
+            for _ in 0..<max(1, framesPerImage) {
+                last = decoder.decode(frame)
+                if last.contains(where: { $0.matches(sample.expected) }) { break }
+            }
+            return last
+        }, run: { decoder.run($0, on: $1) }, evaluate: evaluate)
+    }
+
+    private static func survey(
+        folder: String, subfolders: [String]?, configuration: DecoderConfiguration,
+        decode: (LumaFrame, Sample) -> [DecodedSymbol], run: (DecodePass, LumaFrame) -> [DecodedSymbol],
+        evaluate: [DecodePass]
+    ) -> Report {
         let clock = ContinuousClock()
         var results: [ImageResult] = []
         for sample in samples(in: folder, subfolders: subfolders) {
@@ -134,11 +178,11 @@ public enum DetectionSurvey {
                 continue
             }
             var symbols: [DecodedSymbol] = []
-            let duration = clock.measure { symbols = decoder.decode(frame) }
+            let duration = clock.measure { symbols = decode(frame, sample) }
             var passes: [DecodePass: PassOutcome] = [:]
             for pass in evaluate {
                 var found: [DecodedSymbol] = []
-                let passDuration = clock.measure { found = decoder.run(pass, on: frame) }
+                let passDuration = clock.measure { found = run(pass, frame) }
                 passes[pass] = PassOutcome(foundAny: !found.isEmpty,
                                            foundExpected: found.contains { $0.matches(sample.expected) },
                                            duration: passDuration)

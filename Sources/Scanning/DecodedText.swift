@@ -15,6 +15,9 @@ public enum PayloadEncoding: String, Sendable, Hashable {
     case latin1 = "iso-8859-1"
     /// zbar's own conversion (QR text mode `.zbar`): zbar's output bytes, taken as UTF-8.
     case zbar
+    /// zxing-cpp's own conversion: per segment (Kanji mode as Shift_JIS, ECI designators honoured), for codes
+    /// whose text differs from the guess on the whole byte string.
+    case zxing
     /// Not valid in any encoding tried; the text is a lossy UTF-8 rendering.
     case unknown
 }

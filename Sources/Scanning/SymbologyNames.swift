@@ -31,6 +31,7 @@ public enum ScanConfigurationError: Error, Sendable, Equatable, CustomStringConv
     case unknownSymbology(String, known: [String])
     case noSymbologies
     case invalidDebounce(Double)
+    case invalidDecoders(DecoderNameError)
 
     public var description: String {
         switch self {
@@ -40,6 +41,8 @@ public enum ScanConfigurationError: Error, Sendable, Equatable, CustomStringConv
             return "no symbologies to scan for: name at least one (e.g. qrcode)"
         case let .invalidDebounce(seconds):
             return "debounce interval \(seconds) s is out of range (0 to 3600 seconds)"
+        case let .invalidDecoders(error):
+            return error.description
         }
     }
 }

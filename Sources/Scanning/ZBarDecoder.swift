@@ -119,16 +119,27 @@ public enum QRTextMode: Sendable, Hashable {
     case zbar
 }
 
-/// One attempt at a frame: the frame as it is, or a recovery transform of it.
+/// One attempt at a frame: zbar on the frame as it is or on a recovery transform of it, or zxing-cpp.
 public enum DecodePass: Sendable, Hashable, CustomStringConvertible {
     case direct
     case recovery(RecoveryStep)
+    /// zxing-cpp, the second decoder (see `DecoderChain`).
+    case zxing(ZXingStep)
 
+    /// What `kiosk scan --json` prints as `found_by`: zbar's passes keep their names (`direct`, `half-scale`, …),
+    /// zxing's are `zxing` (whole frame) and `zxing-region`.
     public var description: String {
         switch self {
         case .direct: return "direct"
         case .recovery(let step): return step.rawValue
+        case .zxing(let step): return step.rawValue
         }
+    }
+
+    /// The library that ran the pass.
+    public var decoder: DecoderKind {
+        if case .zxing = self { return .zxing }
+        return .zbar
     }
 }
 
@@ -252,8 +263,11 @@ public final class ZBarDecoder {
     }
 
     /// Runs exactly one pass on a frame.
+    /// zxing passes find nothing here (see `DecoderChain.run(_:on:)`).
     public func run(_ pass: DecodePass, on frame: LumaFrame) -> [DecodedSymbol] {
         switch pass {
+        case .zxing:
+            return []
         case .direct:
             return frame.pixels.withUnsafeBufferPointer { buffer in
                 scan(buffer, width: frame.width, height: frame.height, pass: pass, mapping: .identity)

@@ -115,6 +115,21 @@ public enum KioskDoctor {
         }
     }
 
+    /// The decoders this program has (with their library versions) and those the config turns on.
+    public static func checkDecoders(_ config: KioskConfig) -> [DoctorCheck] {
+        let available = DecoderKind.allCases.map { "\($0) \($0.libraryVersion)" }.joined(separator: ", ")
+        guard let configured = try? DecoderKind.parse(config.decoders) else {
+            return [DoctorCheck(area: "decoders", status: .problem, detail: "scanner.decoders \(config.decoders) is not a decoder list; available: \(available)",
+                                fix: "set [scanner] decoders = [\"zbar\", \"zxing\"]")]
+        }
+        let names = configured.map(\.rawValue).joined(separator: " then ")
+        guard configured.contains(.zxing) else {
+            return [DoctorCheck(area: "decoders", status: .warning, detail: "available: \(available); configured: \(names)",
+                                fix: "add \"zxing\" to [scanner] decoders: it reads worn and glared codes zbar misses")]
+        }
+        return [DoctorCheck(area: "decoders", status: .ok, detail: "available: \(available); configured: \(names)")]
+    }
+
     public static func checkFonts(paths: [String] = fontPaths) -> [DoctorCheck] {
         let missing = paths.filter { !FileManager.default.fileExists(atPath: $0) }
         if missing.isEmpty { return [DoctorCheck(area: "fonts", status: .ok, detail: "DejaVu Sans present for labels")] }

@@ -19,14 +19,15 @@ import TransitStore
 /// 2. sustained frames per second through the whole pipeline (Y4M source → change detection → decode → debounce →
 ///    parse → resolve) on a 1280×720 replay of passengers walking up with stop labels, and the CPU it takes;
 /// 3. latency from frame arrival to resolved stop in that replay (p95 limit 50 ms);
-/// 4. detection on the shared photo set (`../shared/data/qr/qrcode-*`): exact reads, ours and zbarimg's.
+/// 4. detection on the shared photo set (`../shared/data/qr/qrcode-*`): exact reads, ours and zbarimg's;
+/// 5. the second decoder (zxing-cpp): the survey per folder and the frame rate with it on (`DecoderBench.swift`).
 ///
 /// Every figure is a min/median over `--runs` runs after a warm-up, in the same process and on the same files.
 struct ScanBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "scan", abstract: "Scanner speed and detection against zbarimg.")
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
-        case decode, pipeline, detection
+        case decode, pipeline, detection, survey, decoders
     }
 
     @Option(help: "A route database (default: the repository's sample network, imported into a temporary file).")
@@ -44,8 +45,11 @@ struct ScanBench: ParsableCommand {
     @Option(help: "The shared photo set for the detection figure.")
     var shared = "../shared/data/qr"
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run: decode, pipeline, detection (default all).")
+    @Option(parsing: .upToNextOption, help: "Which parts to run: decode, pipeline, detection, survey, decoders (default all).")
     var parts: [Part] = Part.allCases
+
+    @Option(parsing: .upToNextOption, help: "Decoders of the pipeline replay: zbar, zxing (default both, zbar first).")
+    var decoders: [String] = ["zbar", "zxing"]
 
     @Flag(help: "Keep the generated files (printed at the end).")
     var keep = false
@@ -70,6 +74,8 @@ struct ScanBench: ParsableCommand {
         if parts.contains(.decode) { try decodeComparison(zbarimg: zbarimg, codes: codes, work: work, databasePath: databasePath) }
         if parts.contains(.pipeline) { try pipelineThroughput(resolver: resolver, codes: codes, work: work) }
         if parts.contains(.detection) { try detection(zbarimg: zbarimg) }
+        if parts.contains(.survey) { try decoderSurvey(resolver: resolver) }
+        if parts.contains(.decoders) { try decoderFrameRate(resolver: resolver) }
         if keep { print("files kept in \(work)") }
     }
 
@@ -185,7 +191,7 @@ struct ScanBench: ParsableCommand {
 
     private func pipelineThroughput(resolver: ScanResolver, codes: [String], work: String) throws {
         let width = 1280, height = 720
-        print("\n== whole pipeline on a \(width)x\(height) replay: \(passengers) passengers walking up with a label, 150 frames (5 s at 30 fps) each ==")
+        print("\n== whole pipeline on a \(width)x\(height) replay: \(passengers) passengers walking up with a label, 150 frames (5 s at 30 fps) each; decoders \(decoders.joined(separator: ", ")) ==")
         let path = work + "/walk-up.y4m"
         let script = try WalkUpReplay.write(to: path, width: width, height: height, passengers: passengers,
                                             codes: codes, template: KioskConfig().urlTemplate)
@@ -206,6 +212,7 @@ struct ScanBench: ParsableCommand {
         func replay(changeDetection: Bool, debounce: Duration, tracking: Bool = true) throws -> RunFigures {
             let source = try Y4MFileSource(path: path)
             var configuration = try ScanPipelineConfiguration(kiosk: KioskConfig())
+            configuration.decoders = try DecoderKind.parse(decoders)
             configuration.timeline = .frames(perSecond: 30)
             configuration.debounceInterval = debounce
             if !changeDetection { configuration.changeDetection = nil }

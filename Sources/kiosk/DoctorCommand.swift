@@ -68,6 +68,7 @@ struct DoctorCommand: ParsableCommand {
         } else {
             checks += KioskDoctor.checkCamera(kioskConfig, timeout: .seconds(cameraTimeout))
         }
+        checks += KioskDoctor.checkDecoders(kioskConfig)
         checks += KioskDoctor.checkFonts()
         let size = TerminalDevice.isTerminal(STDOUT_FILENO) ? TerminalDevice().size() : nil
         checks += KioskDoctor.checkTerminal(size: size.map { (width: $0.width, height: $0.height) })

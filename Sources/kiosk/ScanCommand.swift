@@ -16,11 +16,12 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Read stop codes from a camera, a Y4M video or images, and resolve them to stops.",
         discussion: """
-        Frames go through the kiosk's own pipeline: change detection, zbar, debouncing, the payload parser with \
-        the label signature check, and the route database. One line per accepted scan; with --json, JSON Lines \
-        with source, frame, symbology, text, status, stop {id, code, name}, detail, found_by and latency_ms. \
-        The status is stop, not_a_stop_code, forged, signature_required or unknown_stop; the text is the payload \
-        with control and escape characters removed.
+        Frames go through the kiosk's own pipeline: change detection, zbar then zxing-cpp ([scanner] decoders), \
+        debouncing, the payload parser with the label signature check, and the route database. One line per \
+        accepted scan; with --json, JSON Lines with source, frame, symbology, text, display_text, decoder, status, \
+        stop {id, code, name}, detail, found_by and latency_ms. The status is stop, not_a_stop_code, forged, \
+        signature_required or unknown_stop. In JSON, text is the payload exactly as decoded (control characters \
+        JSON-escaped) and display_text its sanitised form; the text output shows only the sanitised form.
 
         Replays (--video, --images) end at the end of the input, with status 0. A camera runs until SIGINT or \
         SIGTERM and, with --reconnect (the default), survives being unplugged; camera state changes are reported \
@@ -126,6 +127,11 @@ struct ScanCommand: ParsableCommand {
             let spec = try sourceSpec(config)
             let source = try capturing { () throws(CaptureError) in try spec.open() }
             pipelineConfiguration.timeline = timeline(for: source)
+            if source is ImageFolderSource {
+                // Each image is looked at once: every image decoded, with both decoders' whole ladders.
+                pipelineConfiguration.decoder.recoveryBudget = nil
+                pipelineConfiguration.changeDetection = nil
+            }
             let pipeline = ScanPipeline(source: source, resolver: resolver, configuration: pipelineConfiguration)
             defer { pipeline.close() }
             logger.info("scanning \(source.name) for \(pipelineConfiguration.decoder.symbologies.map(\.name).sorted().joined(separator: ", ")) against \(routes.path) (feed \(routes.feedID))")

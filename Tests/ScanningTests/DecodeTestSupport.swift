@@ -122,3 +122,8 @@ enum DecodeFixtures {
         0xff, 0x00, 0x7a, 0xfc, 0xdc, 0xde, 0x96, 0xb5, 0x8f, 0xff, 0xd9,
     ]
 }
+
+/// The shared QR photos, `../shared/data/qr` (nil on a clone without them: those tests are disabled with a reason).
+enum SharedPhotos {
+    static var folder: String? { SharedData.folder.map { $0.appendingPathComponent("qr").path } }
+}
