@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Domain: stops, routes, service days, GTFS time, geography, text folding. Foundation only.
@@ -36,6 +37,14 @@ let package = Package(
 
         // Round-based journey search (RAPTOR) over a compact in-memory timetable. Pure Swift, no database.
         .target(name: "JourneyPlanner"),
+
+        // Live departures: GTFS-Realtime decoding (swift-protobuf), matching to scheduled trips, freshness, alerts.
+        // The generated protobuf code is committed; kiosk/tools/generate-realtime-proto.sh regenerates it.
+        .target(
+            name: "Realtime",
+            dependencies: ["TransitModel", "TransitStore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto/gtfs-realtime.proto"]
+        ),
 
         // C libraries: thin shims exposing what does not import into Swift (function-like macros) as constants.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
@@ -92,6 +101,9 @@ let package = Package(
         .executableTarget(name: "capture-probe", dependencies: ["Scanning"]),
 
         .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner"]),
+        .testTarget(name: "RealtimeTests", dependencies: [
+            "Realtime", "TransitModel", "TransitStore", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ]),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning"]),
         .testTarget(name: "StopCodesTests", dependencies: ["StopCodes"]),
         .testTarget(name: "LabelsTests", dependencies: ["Labels", "TransitModel", "StopCodes", "Scanning"]),
