@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: [
-                "TransitModel", "TransitStore", "SampleData", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels",
+                "TransitModel", "TransitStore", "SampleData", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels", "Realtime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
