@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "TransitModel", "TransitStore", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels", "SampleData",
+                "TransitModel", "TransitStore", "KioskUI", "JourneyPlanner", "Scanning", "StopCodes", "Labels", "SampleData", "Realtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),

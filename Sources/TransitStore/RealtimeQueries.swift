@@ -65,26 +65,41 @@ extension RouteDatabase {
             let batch = 500
             for start in stride(from: 0, to: ids.count, by: batch) {
                 let slice = Array(ids[start..<min(start + batch, ids.count)])
-                let sql = """
-                    SELECT t.trip_id, r.route_id, t.direction_id, t.service_idx, COALESCE(t.trip_headsign, ''),
-                           EXISTS (SELECT 1 FROM frequencies f WHERE f.trip_idx = t.trip_idx),
-                           st.stop_sequence, st.stop_idx, st.arrival_time, st.departure_time
-                    FROM trips t JOIN routes r ON r.route_idx = t.route_idx JOIN stop_times st ON st.trip_idx = t.trip_idx
-                    WHERE t.trip_id IN (\(Self.placeholders(slice.count)))
-                    ORDER BY t.trip_idx, st.stop_sequence
-                    """
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(slice))
-                var current: ScheduledTrip?
-                while let row = try rows.next() {
-                    let tripID: String = row[0]
-                    if current?.tripID != tripID {
-                        if let done = current { result[done.tripID] = done }
-                        current = ScheduledTrip(tripID: tripID, routeID: row[1], directionID: row[2], serviceIndex: row[3], headsign: row[4],
-                                                frequencyBased: row[5], stopTimes: [])
-                    }
-                    current!.stopTimes.append(ScheduledTrip.StopTime(sequence: row[6], stopID: stopIDs[row[7]] ?? "", arrival: row[8], departure: row[9]))
+                var trips: [Int: ScheduledTrip] = [:]
+                let tripRows = try Row.fetchCursor(db, sql: """
+                    SELECT t.trip_idx, t.trip_id, r.route_id, t.direction_id, t.service_idx, COALESCE(t.trip_headsign, '')
+                    FROM trips t JOIN routes r ON r.route_idx = t.route_idx WHERE t.trip_id IN (\(Self.placeholders(slice.count)))
+                    """, arguments: StatementArguments(slice))
+                while let row = try tripRows.next() {
+                    let index: Int = row[0]
+                    trips[index] = ScheduledTrip(tripID: row[1], routeID: row[2], directionID: row[3], serviceIndex: row[4], headsign: row[5],
+                                                 frequencyBased: frequencies[index] != nil, stopTimes: [])
                 }
-                if let done = current { result[done.tripID] = done }
+                guard !trips.isEmpty else { continue }
+                // Read through the stop_times primary key (trip_idx, stop_sequence): already in trip order.
+                let keys = Array(trips.keys)
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT trip_idx, stop_sequence, stop_idx, arrival_time, departure_time FROM stop_times
+                    WHERE trip_idx IN (\(Self.placeholders(keys.count))) ORDER BY trip_idx, stop_sequence
+                    """, arguments: StatementArguments(keys))
+                var currentIndex = -1
+                var stopTimes: [ScheduledTrip.StopTime] = []
+                func flush() {
+                    guard currentIndex >= 0, var trip = trips[currentIndex] else { return }
+                    trip.stopTimes = stopTimes
+                    result[trip.tripID] = trip
+                }
+                while let row = try rows.next() {
+                    let index: Int = row[0]
+                    if index != currentIndex {
+                        flush()
+                        currentIndex = index
+                        stopTimes = []
+                        stopTimes.reserveCapacity(32)
+                    }
+                    stopTimes.append(ScheduledTrip.StopTime(sequence: row[1], stopID: stopIDs[row[2]] ?? "", arrival: row[3], departure: row[4]))
+                }
+                flush()
             }
         }
         return result
@@ -118,6 +133,18 @@ extension RouteDatabase {
                                                     arguments: StatementArguments(slice)))
             }
             return known
+        }
+    }
+}
+
+extension RouteDatabase {
+    /// The trip_ids of the trips running on `date`, in timetable order (for feed generators and benchmarks).
+    public func tripIDs(runningOn date: ServiceDate) throws -> [String] {
+        let services = activeServiceIndexes(on: date)
+        guard !services.isEmpty else { return [] }
+        return try read { db in
+            try String.fetchAll(db, sql: "SELECT trip_id FROM trips WHERE service_idx IN (\(Self.placeholders(services.count))) ORDER BY trip_idx",
+                                arguments: StatementArguments(services))
         }
     }
 }

@@ -68,6 +68,27 @@ import Testing
         }
     }
 
+    /// Large feeds are decoded entity by entity in parallel: the result must equal one swift-protobuf call.
+    @Test func parallelDecodingEqualsThePlainDecoder() throws {
+        var message = TransitRealtime_FeedMessage()
+        message.header.gtfsRealtimeVersion = "2.0"
+        message.header.timestamp = 1_800_000_000
+        message.entity = (0..<4000).map { n in
+            S.tripUpdate("T\(n)", (0..<8).map { S.stop(sequence: UInt32($0), id: "S\($0)", departureDelay: Int32(n % 300)) })
+        }
+        let bytes = try message.serializedData()
+        #expect(bytes.count > 256 << 10)
+        let feed = try RealtimeFeed.decode(bytes)
+        #expect(feed.message == (try TransitRealtime_FeedMessage(serializedBytes: bytes)))
+        #expect(feed.contents.stopTimeUpdates == 32_000)
+        // Truncated or corrupted inside an entity: still an error, never a crash.
+        #expect(throws: FeedDecodingError.self) { try RealtimeFeed.decode(bytes.prefix(bytes.count - 3)) }
+        var corrupted = bytes
+        corrupted[corrupted.startIndex + bytes.count / 2] = 0xFF
+        corrupted[corrupted.startIndex + bytes.count / 2 + 1] = 0xFF
+        _ = try? RealtimeFeed.decode(corrupted)
+    }
+
     // MARK: Bad input: an error that says what arrived, never a crash
 
     @Test func emptyInput() {

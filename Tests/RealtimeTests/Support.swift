@@ -89,10 +89,10 @@ enum RealtimeSupport {
 
     static let stopIDs = ["A", "B", "C", "D", "E"]
 
-    static func trip(_ id: String, startingAt hours: Int = 8, frequency: Bool = false) -> ScheduledTrip {
+    static func trip(_ id: String, startingAt hours: Int = 8, plusMinutes: Int = 0, frequency: Bool = false) -> ScheduledTrip {
         ScheduledTrip(tripID: id, routeID: "R1", directionID: 0, serviceIndex: 1, headsign: "E", frequencyBased: frequency,
                       stopTimes: stopIDs.enumerated().map { index, stop in
-                          let t = hours * 3600 + index * 600
+                          let t = hours * 3600 + plusMinutes * 60 + index * 600
                           return ScheduledTrip.StopTime(sequence: (index + 1) * 10, stopID: stop, arrival: t, departure: t)
                       })
     }
@@ -102,8 +102,8 @@ enum RealtimeSupport {
     static let route = RouteInfo(id: "R1", shortName: "1", longName: "Uno", mode: .bus, color: nil, textColor: nil, agency: "Agencia")
 
     /// The timetable departure of trip `tripID` at stop index `index` (as the stop view query would build it).
-    static func departure(_ tripID: String, stopIndex index: Int, startingAt hours: Int = 8) -> Departure {
-        let seconds = hours * 3600 + index * 600
+    static func departure(_ tripID: String, stopIndex index: Int, startingAt hours: Int = 8, plusMinutes: Int = 0) -> Departure {
+        let seconds = hours * 3600 + plusMinutes * 60 + index * 600
         let time = origin.addingTimeInterval(TimeInterval(seconds))
         return Departure(route: route, headsign: "E", directionID: 0, time: time, minutesFromNow: 0, tripID: tripID,
                          serviceDate: date.description, scheduledTime: GTFSTime(seconds: seconds).description,

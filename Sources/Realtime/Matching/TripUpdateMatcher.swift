@@ -111,22 +111,24 @@ public struct TripUpdateMatcher: Sendable {
             let firstDeparture = stopTimes.first?.departure ?? stopTimes.first?.arrival ?? 0
             let shift = schedule.frequencyBased ? (startTime ?? firstDeparture) - firstDeparture : 0
 
-            // Resolve every update to an index in the trip's stop times.
-            var resolved: [(index: Int, update: TransitRealtime_TripUpdate.StopTimeUpdate)] = []
-            resolved.reserveCapacity(update.stopTimeUpdate.count)
+            // Resolve every update to an index in the trip's stop times (positions into `updates`, so that the
+            // large update structs are read in place, never copied).
+            let updates = update.stopTimeUpdate
+            var resolved: [(index: Int, position: Int)] = []
+            resolved.reserveCapacity(updates.count)
             var last = -1, inOrder = true
-            for stopUpdate in update.stopTimeUpdate {
+            for position in updates.indices {
                 stats.stopTimeUpdates += 1
-                guard let index = resolve(stopUpdate, in: stopTimes, after: last) else {
+                guard let index = resolve(updates[position], in: stopTimes, after: last) else {
                     stats.stopsUnknown += 1
                     continue
                 }
                 stats.stopsMatched += 1
                 if index <= last { stats.outOfOrder += 1; inOrder = false }
                 last = max(last, index)
-                resolved.append((index, stopUpdate))
+                resolved.append((index, position))
             }
-            if !inOrder { resolved.sort { $0.index < $1.index } }
+            if !inOrder { resolved.sort { ($0.index, $0.position) < ($1.index, $1.position) } }
 
             let date = serviceDate(descriptor, update: update, schedule: schedule, resolved: resolved, shift: shift)
             if descriptor.hasStartDate, !runs(schedule.serviceIndex, on: date) { stats.tripsNotRunningOnStartDate += 1 }
@@ -151,11 +153,11 @@ public struct TripUpdateMatcher: Sendable {
                     stops[index] = carry
                     continue
                 }
-                var stopUpdate = resolved[next].update
+                var position = resolved[next].position
                 next += 1
                 // Duplicates for one stop: the last one wins.
-                while next < resolved.count, resolved[next].index == index { stopUpdate = resolved[next].update; next += 1 }
-                switch stopUpdate.scheduleRelationship {
+                while next < resolved.count, resolved[next].index == index { position = resolved[next].position; next += 1 }
+                switch updates[position].scheduleRelationship {
                 case .skipped:
                     stats.skippedStops += 1
                     stops[index] = .skipped
@@ -166,8 +168,8 @@ public struct TripUpdateMatcher: Sendable {
                     carry = .noData
                 default:
                     let scheduled = stopTimes[index]
-                    let arrival = stopUpdate.hasArrival ? delay(stopUpdate.arrival, scheduled: scheduled.arrival ?? scheduled.departure, origin: origin) : nil
-                    let departure = stopUpdate.hasDeparture ? delay(stopUpdate.departure, scheduled: scheduled.departure ?? scheduled.arrival, origin: origin) : nil
+                    let arrival = updates[position].hasArrival ? delay(updates[position].arrival, scheduled: scheduled.arrival ?? scheduled.departure, origin: origin) : nil
+                    let departure = updates[position].hasDeparture ? delay(updates[position].departure, scheduled: scheduled.departure ?? scheduled.arrival, origin: origin) : nil
                     if arrival == nil && departure == nil {
                         stops[index] = carry // an update with no times says nothing new
                     } else {
@@ -226,7 +228,7 @@ public struct TripUpdateMatcher: Sendable {
         /// best fits the update (absolute times against scheduled times, else the reference time against the
         /// trip's span).
         mutating func serviceDate(_ descriptor: TransitRealtime_TripDescriptor, update: TransitRealtime_TripUpdate, schedule: ScheduledTrip,
-                                  resolved: [(index: Int, update: TransitRealtime_TripUpdate.StopTimeUpdate)], shift: Int) -> ServiceDate {
+                                  resolved: [(index: Int, position: Int)], shift: Int) -> ServiceDate {
             if descriptor.hasStartDate, let date = ServiceDate(parsing: descriptor.startDate) { return date }
             let today = ServiceDate.containing(reference, in: matcher.timeZone)
             var candidates = [today.adding(days: -1), today, today.adding(days: 1)]
@@ -234,7 +236,8 @@ public struct TripUpdateMatcher: Sendable {
             if !runningDates.isEmpty { candidates = runningDates }
             if candidates.count == 1 { return candidates[0] }
             // An absolute event time pins the date.
-            for (index, stopUpdate) in resolved {
+            for (index, position) in resolved {
+                let stopUpdate = update.stopTimeUpdate[position]
                 let event = stopUpdate.hasDeparture && stopUpdate.departure.hasTime ? stopUpdate.departure : stopUpdate.arrival
                 let stopTime = schedule.stopTimes[index]
                 guard event.hasTime, event.time > 0, let scheduled = stopTime.departure ?? stopTime.arrival else { continue }
