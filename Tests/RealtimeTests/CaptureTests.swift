@@ -56,6 +56,31 @@ import TransitStore
         #expect(live.apply(to: base, now: later, language: "en") == base)
     }
 
+    @Test func lateTrainScheduledBeforeTheWindowStaysOnTheBoard() throws {
+        guard let database = S.caltrain else { print(S.skipMessage("the Caltrain capture")); return }
+        let db = try database.get()
+        let feed = try RealtimeFeed.read(path: S.capture("caltrain/ct-trip-updates.pb")!.path)
+        let timetable = try TripUpdateMatcher.match(feed, database: db)
+        let now = try #require(feed.headerTimestamp)
+        // Train 310 runs about a quarter of an hour late; take its most delayed stop.
+        let trip = try #require(timetable.liveTrips(id: "310").first)
+        let index = try #require(trip.stops.indices.max { (trip.stops[$0].departureDelay ?? 0) < (trip.stops[$1].departureDelay ?? 0) })
+        let delay = try #require(trip.stops[index].departureDelay)
+        #expect(delay > 600)
+        let stopTime = trip.schedule.stopTimes[index]
+        let scheduled = trip.serviceDate.serviceDayOrigin(in: db.timeZone).addingTimeInterval(TimeInterval(stopTime.departure!))
+        let at = scheduled.addingTimeInterval(TimeInterval(delay - 60)) // a minute before it now leaves
+        var live = try LiveData(database: db)
+        live.hasAlertsFeed = false
+        live.tripUpdates = .init(value: timetable, headerTimestamp: now, fetchedAt: now)
+        let stop = try db.resolveStop(.id(stopTime.stopID))
+        #expect(try db.stopView(for: stop, at: at, windowMinutes: 30).departures.allSatisfy { $0.tripID != "310" })
+        let shown = try db.liveStopView(for: stop, at: at, windowMinutes: 30, live: live, now: now, language: "en")
+        let late = try #require(shown.departures.first { $0.tripID == "310" })
+        #expect(late.realtime?.state == .updated && late.realtime?.delaySeconds == delay && late.minutesFromNow == 1)
+        #expect(late.time == scheduled)
+    }
+
     @Test func bartUnknownAddedAndDisagreeingStops() throws {
         guard let database = S.bart else { print(S.skipMessage("the BART capture")); return }
         let db = try database.get()
