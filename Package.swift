@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Domain: stops, routes, service days, GTFS time, geography, text folding. Foundation only.
@@ -42,7 +43,10 @@ let package = Package(
         // The generated protobuf code is committed; kiosk/tools/generate-realtime-proto.sh regenerates it.
         .target(
             name: "Realtime",
-            dependencies: ["TransitModel", "TransitStore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "TransitModel", "TransitStore", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["Proto/gtfs-realtime.proto"]
         ),
 
