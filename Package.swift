@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // ── Domain ──────────────────────────────────────────────────────────────────────────────────────────
@@ -100,6 +102,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Live departures: GTFS-Realtime decoding (swift-protobuf), matching to scheduled trips, freshness, alerts,
+        // feed polling. The generated protobuf code is committed; kiosk/tools/generate-realtime-proto.sh regenerates it.
+        .target(
+            name: "Realtime",
+            dependencies: [
+                "TransitModel", "TransitStore", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            exclude: ["Proto/gtfs-realtime.proto"],
+            swiftSettings: strict
+        ),
+
         // ── Surfaces ────────────────────────────────────────────────────────────────────────────────────────
         // The kiosk on a terminal: state machine, screens, terminal I/O, keys, the run loop, doctor.
         .target(
@@ -124,7 +138,7 @@ let package = Package(
             name: "kiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "SampleData", "StopPresentation", "KioskConfiguration",
-                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -135,7 +149,7 @@ let package = Package(
             name: "kiosk-bench",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "JourneyPlanner", "StopPresentation", "KioskConfiguration",
-                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData", "Realtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,6 +174,11 @@ let package = Package(
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"], swiftSettings: strict),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "KioskTesting"], swiftSettings: strict),
         .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner", "KioskTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "RealtimeTests",
+            dependencies: ["Realtime", "TransitModel", "TransitStore", "KioskTesting", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "KioskTesting"], swiftSettings: strict),
         .testTarget(name: "StopCodesTests", dependencies: ["StopCodes", "KioskTesting"], swiftSettings: strict),
         .testTarget(

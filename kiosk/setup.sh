@@ -15,6 +15,8 @@ packages=(
   poppler-utils                   # pdftoppm, for the label read-back tests
   tmux                            # the kiosk screen tests drive the program through tmux
   python3                         # the sample-feed scaler used by the benchmarks
+  python3-pip                     # gtfs-realtime-bindings, the realtime tests' independent decoder
+  protobuf-compiler               # protoc, for kiosk/tools/generate-realtime-proto.sh
 )
 
 missing=()
@@ -29,5 +31,11 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
+
+# Google's GTFS-Realtime Python bindings: the realtime tests cross-check the Swift decoder against them.
+python3 -c 'import google.transit.gtfs_realtime_pb2' 2>/dev/null \
+  || python3 -m pip install -q --disable-pip-version-check gtfs-realtime-bindings >&2 \
+  || python3 -m pip install -q --disable-pip-version-check --break-system-packages gtfs-realtime-bindings >&2 \
+  || echo "setup: could not install gtfs-realtime-bindings; the realtime cross-check will be skipped" >&2
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6.x toolchain required)" >&2; exit 1; }

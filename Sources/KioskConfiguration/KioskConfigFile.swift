@@ -62,9 +62,8 @@ public enum KioskConfigFile {
     }
 
     public static func parse(_ text: String, file: String) throws(KioskConfigError) -> KioskConfig {
-        if let (line, column) = TOMLPrecheck.nonASCIIOutsideStrings(text) {
-            throw KioskConfigError(file: "\(file):\(line):\(column)", key: nil,
-                                   problem: "TOML syntax error: only ASCII may appear outside quoted strings (keys are ASCII letters, digits, '-' and '_')")
+        if let problem = TOMLPrecheck.check(text) {
+            throw KioskConfigError(file: "\(file):\(problem.line):\(problem.column)", key: nil, problem: "TOML syntax error: \(problem.reason)")
         }
         let root: TOMLTable
         do {

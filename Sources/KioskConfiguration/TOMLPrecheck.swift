@@ -1,29 +1,50 @@
-/// What TOMLKit's parser (toml++) must not see. Fuzzing found that a non-ASCII character in a key or table
-/// header (`[cámara]`) trips an assertion inside toml++ and aborts the process instead of raising a syntax
-/// error. TOML keys are ASCII anyway, so text outside strings and comments is checked to be ASCII first.
+/// What TOMLKit's parser (toml++) must not see. Fuzzing found inputs that trip assertions inside toml++ and
+/// abort the process instead of raising a syntax error: a non-ASCII character in a key (`[cámara]`) and a table
+/// header whose first character cannot start a key (`[:scanner]`, `[.a]`). Both are invalid TOML, so they are
+/// refused here first, with the line and column.
 enum TOMLPrecheck {
-    /// The 1-based line and column of the first non-ASCII character outside a string or comment, if any.
-    static func nonASCIIOutsideStrings(_ text: String) -> (line: Int, column: Int)? {
+    struct Problem: Equatable {
+        var line: Int
+        var column: Int
+        var reason: String
+    }
+
+    static func check(_ text: String) -> Problem? {
         enum Mode { case code, comment, basic, literal, multilineBasic, multilineLiteral }
         var mode = Mode.code
         var line = 1, column = 0
+        var lineStart = true // only whitespace so far on this line (outside strings)
         let scalars = Array(text.unicodeScalars)
         var i = 0
         func starts(_ quote: String) -> Bool {
             let q = Array(quote.unicodeScalars)
             return i + q.count <= scalars.count && Array(scalars[i..<i + q.count]) == q
         }
+        func canStartKey(_ c: Unicode.Scalar) -> Bool {
+            c == "\"" || c == "'" || c == "_" || c == "-" || ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+        }
         while i < scalars.count {
             let c = scalars[i]
             column += 1
             if c == "\n" {
-                line += 1; column = 0
+                line += 1; column = 0; lineStart = true
                 if mode == .comment || mode == .basic || mode == .literal { mode = .code }
                 i += 1; continue
             }
             switch mode {
             case .code:
-                if !c.isASCII { return (line, column) }
+                if !c.isASCII {
+                    return Problem(line: line, column: column, reason: "only ASCII may appear outside quoted strings (keys are ASCII letters, digits, '-' and '_')")
+                }
+                if c == "[" && lineStart {
+                    var j = i + 1
+                    if j < scalars.count && scalars[j] == "[" { j += 1 }
+                    while j < scalars.count && (scalars[j] == " " || scalars[j] == "\t") { j += 1 }
+                    if j >= scalars.count || !canStartKey(scalars[j]) {
+                        return Problem(line: line, column: column, reason: "a table header must start with a key: [name] or [\"quoted name\"]")
+                    }
+                }
+                if c != " " && c != "\t" && c != "\r" { lineStart = false }
                 if c == "#" { mode = .comment }
                 else if starts("\"\"\"") { mode = .multilineBasic; i += 3; column += 2; continue }
                 else if starts("'''") { mode = .multilineLiteral; i += 3; column += 2; continue }

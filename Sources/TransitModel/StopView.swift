@@ -21,10 +21,14 @@ public struct StopView: Sendable, Codable, Equatable {
     public var nextDeparture: Departure?
     public var nearby: [NearbyStop]
     public var nearbyRadiusMeters: Int
+    /// Service alerts in force for this stop, its routes or the agency (nil: built without live data).
+    public var alerts: [StopAlert]?
+    /// How old the live data behind `departures` is, in seconds (nil: built without live data).
+    public var realtimeAgeSeconds: Int?
 
     public init(stop: StopInfo, platforms: [StopInfo], at: Date, windowMinutes: Int, timeZone: String, serviceDate: String,
                 routes: [RouteAtStop], departures: [Departure], serviceSpans: [ServiceSpan], nextDeparture: Departure?,
-                nearby: [NearbyStop], nearbyRadiusMeters: Int) {
+                nearby: [NearbyStop], nearbyRadiusMeters: Int, alerts: [StopAlert]? = nil, realtimeAgeSeconds: Int? = nil) {
         self.stop = stop
         self.platforms = platforms
         self.at = at
@@ -37,6 +41,8 @@ public struct StopView: Sendable, Codable, Equatable {
         self.nextDeparture = nextDeparture
         self.nearby = nearby
         self.nearbyRadiusMeters = nearbyRadiusMeters
+        self.alerts = alerts
+        self.realtimeAgeSeconds = realtimeAgeSeconds
     }
 }
 
@@ -150,9 +156,12 @@ public struct Departure: Sendable, Codable, Equatable {
     public var platformCode: String?
     /// From a frequency-based trip with `exact_times` 0: the time is an estimate from the headway.
     public var approximate: Bool
+    /// Live state and prediction (nil: built without live data). `time` stays the timetable time.
+    public var realtime: DepartureRealtime?
 
     public init(route: RouteInfo, headsign: String, directionID: Int?, time: Date, minutesFromNow: Int, tripID: String, serviceDate: String,
-                scheduledTime: String, wheelchairAccessible: WheelchairAccess, stopID: String, platformCode: String?, approximate: Bool) {
+                scheduledTime: String, wheelchairAccessible: WheelchairAccess, stopID: String, platformCode: String?, approximate: Bool,
+                realtime: DepartureRealtime? = nil) {
         self.route = route
         self.headsign = headsign
         self.directionID = directionID
@@ -165,6 +174,7 @@ public struct Departure: Sendable, Codable, Equatable {
         self.stopID = stopID
         self.platformCode = platformCode
         self.approximate = approximate
+        self.realtime = realtime
     }
 }
 

@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Measure StopKiosk against its peers (release build).",
-        subcommands: [ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self]
+        subcommands: [ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self, RealtimeBench.self]
     )
 }
 

@@ -33,7 +33,10 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         bootstrapLogging(verbose: verbose)
         let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "import")
-        defer { signals.cancel() }
+        defer {
+            signals.cancel()
+            if verbose, let peak = PeakMemory.residentKilobytes() { printError("kiosk import: peak resident memory \(peak / 1024) MB") }
+        }
         do {
             let summary = try GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient).run()
             print(ImportReport.text(summary))

@@ -121,6 +121,12 @@ import Testing
         #expect(throws: KioskConfigError.self) { try KioskConfigFile.parse(fuzzed, file: "k.toml") }
     }
 
+    @Test(arguments: ["[:scanner]\n", "[.a]\n", "[[.a]]\n", "x = 1\n  [ :y]\n"])
+    func tableHeadersThatCannotStartWithAKeyAreASyntaxError(text: String) throws {
+        let error = try #require(throws: KioskConfigError.self) { try KioskConfigFile.parse(text, file: "k.toml") }
+        #expect(error.problem.contains("a table header must start with a key"), "\(error)")
+    }
+
     @Test func nonASCIIInsideStringsAndCommentsIsFine() throws {
         let text = """
             # Configuración del quiosco — Quito

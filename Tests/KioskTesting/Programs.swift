@@ -8,15 +8,11 @@ public struct ProcessResult: Sendable, CustomStringConvertible {
     public var stderr: String
     /// The signal that ended the process, nil when it exited.
     public var signal: Int32?
-    /// The child's peak resident memory (`ru_maxrss`), for memory bounds in tests: a bound, not a timing.
-    public var peakResidentKilobytes: Int?
-
-    public init(status: Int32, stdout: String, stderr: String, signal: Int32? = nil, peakResidentKilobytes: Int? = nil) {
+    public init(status: Int32, stdout: String, stderr: String, signal: Int32? = nil) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
         self.signal = signal
-        self.peakResidentKilobytes = peakResidentKilobytes
     }
 
     /// Standard output's lines that are JSON objects.
@@ -138,7 +134,6 @@ public final class RunningProgram {
     let outPath: String
     let errPath: String
     private var exitStatus: Int32?
-    private var peakResidentKilobytes: Int?
 
     init(pid: pid_t, directory: URL, outPath: String, errPath: String) {
         self.pid = pid
@@ -155,9 +150,8 @@ public final class RunningProgram {
     public var isRunning: Bool {
         guard exitStatus == nil else { return false }
         var status: Int32 = 0
-        var usage = rusage()
-        let reaped = wait4(pid, &status, WNOHANG, &usage)
-        if reaped == pid { exitStatus = status; peakResidentKilobytes = Int(usage.ru_maxrss); return false }
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid { exitStatus = status; return false }
         return reaped == 0 || (reaped == -1 && errno == EINTR)
     }
 
@@ -188,10 +182,8 @@ public final class RunningProgram {
         }
         if exitStatus == nil {
             var status: Int32 = 0
-            var usage = rusage()
-            while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
             exitStatus = status
-            peakResidentKilobytes = Int(usage.ru_maxrss)
         }
         let status = exitStatus ?? 0
         let signal: Int32? = status & 0x7F == 0 ? nil : status & 0x7F
@@ -199,8 +191,7 @@ public final class RunningProgram {
         var stderr = outPath == errPath ? "" : String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
         if killed { stderr += "\n[test harness: killed after \(limit) s]" }
         try? FileManager.default.removeItem(at: directory)
-        return ProcessResult(status: signal.map { 128 + $0 } ?? (status >> 8) & 0xFF, stdout: stdout, stderr: stderr, signal: signal,
-                             peakResidentKilobytes: peakResidentKilobytes)
+        return ProcessResult(status: signal.map { 128 + $0 } ?? (status >> 8) & 0xFF, stdout: stdout, stderr: stderr, signal: signal)
     }
 }
 

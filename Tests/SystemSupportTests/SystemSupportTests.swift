@@ -80,15 +80,6 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: alive))
         #expect(FileManager.default.fileExists(atPath: other))
     }
-
-    @Test func registeredTemporariesAreRemovedTogether() throws {
-        let dir = TemporaryFolder.make("atomic")
-        let writer = try AtomicFileWriter(destination: dir.appendingPathComponent("a.txt").path, purpose: "test-remove-all")
-        try writer.write(Array("x".utf8))
-        #expect(TemporaryFiles.removeAll() >= 1)
-        #expect(!FileManager.default.fileExists(atPath: writer.temporaryPath))
-        #expect(throws: FileError.self) { try writer.commit() }
-    }
 }
 
 @Suite struct BoundedFileTests {

@@ -1,0 +1,93 @@
+import Foundation
+import TransitStore
+
+/// Polls the configured feeds every `pollSeconds` and keeps the `LiveData` a kiosk applies to stop views.
+/// A failed fetch or an undecodable feed keeps the previous data (freshness retires it in time) and is
+/// reported; `offline` mode never fetches.
+public actor RealtimePoller {
+    /// What one poll did, per feed.
+    public struct Report: Sendable, Equatable {
+        public enum Outcome: Sendable, Equatable {
+            case updated(entities: Int)
+            case notModified
+            case failed(String)
+            case notFetched
+        }
+        public var tripUpdates: Outcome = .notFetched
+        public var alerts: Outcome = .notFetched
+        public var vehiclePositions: Outcome = .notFetched
+
+        public init() {}
+    }
+
+    public let settings: RealtimeSettings
+    private let database: RouteDatabase
+    private let tripUpdatesFetcher: FeedFetcher?
+    private let alertsFetcher: FeedFetcher?
+    private let vehiclesFetcher: FeedFetcher?
+    public private(set) var live: LiveData
+    /// Vehicles in the latest VehiclePositions feed (decoded and counted; not yet shown).
+    public private(set) var vehicleCount = 0
+
+    public init(settings: RealtimeSettings, database: RouteDatabase, timeoutSeconds: Int = 10) throws {
+        self.settings = settings
+        self.database = database
+        func fetcher(_ source: String?) -> FeedFetcher? {
+            source.map { FeedFetcher(source: $0, headers: settings.headers, timeoutSeconds: timeoutSeconds) }
+        }
+        tripUpdatesFetcher = fetcher(settings.tripUpdates)
+        alertsFetcher = fetcher(settings.alerts)
+        vehiclesFetcher = fetcher(settings.vehiclePositions)
+        var live = try LiveData(database: database, mode: settings.mode, pollSeconds: settings.pollSeconds)
+        live.hasTripUpdatesFeed = settings.tripUpdates != nil
+        live.hasAlertsFeed = settings.alerts != nil
+        self.live = live
+    }
+
+    /// Fetches every configured feed once. `now` stamps what arrives.
+    @discardableResult
+    public func pollOnce(now: @Sendable () -> Date = { Date() }) async -> Report {
+        var report = Report()
+        guard settings.mode != .offline else { return report }
+        if let fetcher = tripUpdatesFetcher {
+            report.tripUpdates = await poll(fetcher, now: now) { feed, at in
+                let timetable = try TripUpdateMatcher.match(feed, database: database)
+                live.tripUpdates = .init(value: timetable, headerTimestamp: feed.headerTimestamp, fetchedAt: at)
+            } confirmed: { at in live.tripUpdates?.fetchedAt = at }
+        }
+        if let fetcher = alertsFetcher {
+            report.alerts = await poll(fetcher, now: now) { feed, at in
+                live.alerts = .init(value: AlertIndex(feed: feed), headerTimestamp: feed.headerTimestamp, fetchedAt: at)
+            } confirmed: { at in live.alerts?.fetchedAt = at }
+        }
+        if let fetcher = vehiclesFetcher {
+            report.vehiclePositions = await poll(fetcher, now: now) { feed, _ in vehicleCount = feed.contents.vehiclePositions } confirmed: { _ in }
+        }
+        return report
+    }
+
+    private func poll(_ fetcher: FeedFetcher, now: @Sendable () -> Date, apply: (RealtimeFeed, Date) throws -> Void,
+                      confirmed: (Date) -> Void) async -> Report.Outcome {
+        do {
+            switch try await fetcher.fetch() {
+            case .notModified:
+                confirmed(now())
+                return .notModified
+            case let .body(data):
+                let feed = try RealtimeFeed.decode(data)
+                try apply(feed, now())
+                return .updated(entities: feed.contents.entities)
+            }
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    /// Polls until the task is cancelled, every `pollSeconds`.
+    public func run() async {
+        while !Task.isCancelled {
+            await pollOnce()
+            try? await Task.sleep(for: .seconds(settings.pollSeconds))
+        }
+    }
+}
