@@ -8,7 +8,8 @@ let werror: [CSetting] = [.unsafeFlags(["-Werror"])]
 
 /// A C library from Debian, found through pkg-config; a missing -dev package names itself in the build error.
 func systemLibrary(_ name: String, pkgConfig: String, debian: String) -> Target {
-    .systemLibrary(name: name, path: "Sources/SystemLibraries/\(name)", pkgConfig: pkgConfig, providers: [.apt([debian])])
+    .systemLibrary(
+        name: name, path: "Sources/SystemLibraries/\(name)", pkgConfig: pkgConfig, providers: [.apt([debian])])
 }
 
 let package = Package(
@@ -52,8 +53,9 @@ let package = Package(
         .target(name: "CImageCodecs", dependencies: ["LibPNG", "LibJPEG"], cSettings: werror),
         .target(name: "CQREncode", dependencies: ["LibQREncode"], cSettings: werror),
         .target(name: "CCairo", dependencies: ["LibCairo"], cSettings: werror),
-        .target(name: "CZXing", dependencies: ["CZXingLibrary"], cxxSettings: [.unsafeFlags(["-Werror"])],
-                linkerSettings: [.linkedLibrary("stdc++")]),
+        .target(
+            name: "CZXing", dependencies: ["CZXingLibrary"], cxxSettings: [.unsafeFlags(["-Werror"])],
+            linkerSettings: [.linkedLibrary("stdc++")]),
 
         // ── Data and codes ──────────────────────────────────────────────────────────────────────────────────
         // The route database: schema, GTFS import, the queries every command shares, the planner's data provider.
@@ -70,7 +72,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // The adapter: store rows → planner timetable, and journey plans as `JourneyPlan` values.
-        .target(name: "TripPlanning", dependencies: ["TransitModel", "TransitStore", "JourneyPlanner"], swiftSettings: strict),
+        .target(
+            name: "TripPlanning", dependencies: ["TransitModel", "TransitStore", "JourneyPlanner"],
+            swiftSettings: strict),
         // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
         .target(
             name: "StopCodes",
@@ -78,7 +82,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // Frames (V4L2 camera, Y4M and image replay); zbar decoding with cheap recovery, zxing-cpp behind it.
-        .target(name: "Scanning", dependencies: ["TransitModel", "CV4L2", "CZBar", "CZXing", "CImageCodecs", "LibZ"], swiftSettings: strict),
+        .target(
+            name: "Scanning", dependencies: ["TransitModel", "CV4L2", "CZBar", "CZXing", "CImageCodecs", "LibZ"],
+            swiftSettings: strict),
         // Stop labels: layout, QR (libqrencode), PDF/SVG/PNG (cairo), read back with the decoder before writing.
         .target(
             name: "Labels",
@@ -92,7 +98,9 @@ let package = Package(
         // The TOML config file: every key, its validation and defaults (symbology names are checked with Scanning).
         .target(
             name: "KioskConfiguration",
-            dependencies: ["TransitModel", "StopCodes", "Scanning", "SystemSupport", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: [
+                "TransitModel", "StopCodes", "Scanning", "SystemSupport", .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
             swiftSettings: strict
         ),
         // Frames → decoder → payload → stop, debounced; its JSON/text lines; the recorded demo camera session.
@@ -148,7 +156,8 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
-                "TransitModel", "TransitStore", "TripPlanning", "JourneyPlanner", "StopPresentation", "KioskConfiguration",
+                "TransitModel", "TransitStore", "TripPlanning", "JourneyPlanner", "StopPresentation",
+                "KioskConfiguration",
                 "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData", "Realtime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -170,13 +179,20 @@ let package = Package(
         // ── Tests ───────────────────────────────────────────────────────────────────────────────────────────
         // What every test target shares: running the binaries, finding tools, QR codes, PNGs, temporary folders.
         // (Named like HummingbirdTesting: test targets keep a local `TestSupport` enum for their own fixtures.)
-        .target(name: "KioskTesting", dependencies: ["CQREncode", "Scanning"], path: "Tests/KioskTesting", swiftSettings: strict),
+        .target(
+            name: "KioskTesting", dependencies: ["CQREncode", "Scanning"], path: "Tests/KioskTesting",
+            swiftSettings: strict),
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"], swiftSettings: strict),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "KioskTesting"], swiftSettings: strict),
-        .testTarget(name: "JourneyPlannerTests", dependencies: ["JourneyPlanner", "KioskTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "SystemSupportTests", dependencies: ["SystemSupport", "KioskTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "JourneyPlannerTests", dependencies: ["JourneyPlanner", "KioskTesting"], swiftSettings: strict),
         .testTarget(
             name: "RealtimeTests",
-            dependencies: ["Realtime", "TransitModel", "TransitStore", "KioskTesting", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: [
+                "Realtime", "TransitModel", "TransitStore", "KioskTesting",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "ScanningTests", dependencies: ["Scanning", "KioskTesting"], swiftSettings: strict),
@@ -188,8 +204,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitModel", "SampleData", "KioskTesting", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "TransitStore", "TransitModel", "SampleData", "KioskTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -197,7 +216,8 @@ let package = Package(
             dependencies: ["TripPlanning", "TransitStore", "TransitModel", "KioskTesting"],
             swiftSettings: strict
         ),
-        .testTarget(name: "StopPresentationTests", dependencies: ["StopPresentation", "TransitModel"], swiftSettings: strict),
+        .testTarget(
+            name: "StopPresentationTests", dependencies: ["StopPresentation", "TransitModel"], swiftSettings: strict),
         .testTarget(
             name: "KioskConfigurationTests",
             dependencies: ["KioskConfiguration", "StopCodes", "KioskTesting"],
@@ -205,13 +225,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ScanServiceTests",
-            dependencies: ["ScanService", "KioskConfiguration", "Scanning", "StopCodes", "TransitStore", "TransitModel", "KioskTesting"],
+            dependencies: [
+                "ScanService", "KioskConfiguration", "Scanning", "StopCodes", "TransitStore", "TransitModel",
+                "KioskTesting",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "TerminalKioskTests",
             dependencies: [
-                "TerminalKiosk", "ScanService", "StopPresentation", "TransitModel", "TransitStore", "TripPlanning", "StopCodes",
+                "TerminalKiosk", "ScanService", "StopPresentation", "TransitModel", "TransitStore", "TripPlanning",
+                "StopCodes",
                 "Scanning", "KioskTesting",
             ],
             swiftSettings: strict

@@ -44,8 +44,9 @@ public struct PlanQuery: Sendable, Hashable {
 
     /// Convenience for the common stop-to-stop case.
     public init(from origin: Int, to destination: Int, departure: Int, maxTransfers: Int = 4) {
-        self.init(origins: [StopOffset(stop: origin)], destinations: [StopOffset(stop: destination)],
-                  departure: departure, maxTransfers: maxTransfers)
+        self.init(
+            origins: [StopOffset(stop: origin)], destinations: [StopOffset(stop: destination)],
+            departure: departure, maxTransfers: maxTransfers)
     }
 }
 
@@ -83,8 +84,10 @@ public struct RideLeg: Sendable, Hashable {
     public var boardEventIndex: Int
     public var alightEventIndex: Int
 
-    public init(tripRef: Int, routeRef: Int, boardStop: Int, boardTime: Int, alightStop: Int, alightTime: Int,
-                boardEventIndex: Int, alightEventIndex: Int) {
+    public init(
+        tripRef: Int, routeRef: Int, boardStop: Int, boardTime: Int, alightStop: Int, alightTime: Int,
+        boardEventIndex: Int, alightEventIndex: Int
+    ) {
         self.tripRef = tripRef
         self.routeRef = routeRef
         self.boardStop = boardStop

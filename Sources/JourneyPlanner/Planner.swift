@@ -142,8 +142,8 @@ struct ReverseStart {
 /// All scratch state of a planner. A struct so the search methods work on an exclusive local copy:
 /// no runtime exclusivity checks on class properties in the hot loops.
 struct SearchSpace {
-    static let none = Int32.max     // unreached, forward labels and endpoint data
-    static let noneBack = Int32.min // unreached, reverse labels
+    static let none = Int32.max  // unreached, forward labels and endpoint data
+    static let noneBack = Int32.min  // unreached, reverse labels
     static let maxRounds = PlanQuery.maxTransfersLimit + 1
 
     let tt: TimetableStorage
@@ -151,9 +151,9 @@ struct SearchSpace {
     // Endpoint data for the current query.
     let originOffset: UnsafeMutablePointer<Int32>
     let destinationOffset: UnsafeMutablePointer<Int32>
-    let access: UnsafeMutablePointer<Int32>      // min over origins (offset + walk)
+    let access: UnsafeMutablePointer<Int32>  // min over origins (offset + walk)
     let accessFrom: UnsafeMutablePointer<Int32>
-    let egress: UnsafeMutablePointer<Int32>      // min over destinations (walk + offset)
+    let egress: UnsafeMutablePointer<Int32>  // min over destinations (walk + offset)
     let egressTo: UnsafeMutablePointer<Int32>
     var accessStops: StopSet
     var egressStops: StopSet
@@ -224,10 +224,12 @@ struct SearchSpace {
     }
 
     func deallocate() {
-        for p in [originOffset, destinationOffset, access, accessFrom, egress, egressTo,
-                  bestArrival, bestReady, bestBoard, bestDeadline,
-                  roundDeadline, roundDeadlineVia, roundBoardTrip, roundBoardPosition, roundAlightPosition,
-                  roundTouched, patternMark, patternQueue, roundArrival] {
+        for p in [
+            originOffset, destinationOffset, access, accessFrom, egress, egressTo,
+            bestArrival, bestReady, bestBoard, bestDeadline,
+            roundDeadline, roundDeadlineVia, roundBoardTrip, roundBoardPosition, roundAlightPosition,
+            roundTouched, patternMark, patternQueue, roundArrival,
+        ] {
             p.deallocate()
         }
         for set in [accessStops, egressStops, endpointStops, touched, marked, improved] { set.deallocate() }
@@ -488,8 +490,10 @@ struct SearchSpace {
         roundDeadlineVia[index] = via
     }
 
-    private mutating func scanReverse(pattern p: Int, to last: Int, round: Int,
-                                      bound: inout Int32, start: inout ReverseStart?) {
+    private mutating func scanReverse(
+        pattern p: Int, to last: Int, round: Int,
+        bound: inout Int32, start: inout ReverseStart?
+    ) {
         let base = Int(tt.patternStopStart[p])
         let length = Int(tt.patternStopStart[p + 1]) - base
         let firstTrip = Int(tt.patternTripStart[p])
@@ -585,8 +589,11 @@ struct SearchSpace {
         let origin = Int(accessFrom[start.stop])
         let leave = start.departure + originOffset[origin]
         if origin != start.stop {
-            legs.append(.walk(WalkLeg(fromStop: origin, toStop: start.stop,
-                                      departure: Int(leave), arrival: Int(start.departure + access[start.stop]))))
+            legs.append(
+                .walk(
+                    WalkLeg(
+                        fromStop: origin, toStop: start.stop,
+                        departure: Int(leave), arrival: Int(start.departure + access[start.stop]))))
         }
         var stop = start.stop
         var round = start.round
@@ -601,10 +608,13 @@ struct SearchSpace {
             let row = Int(tt.patternTimeStart[pattern]) + (trip - Int(tt.patternTripStart[pattern])) * length
             let alightStop = Int(tt.patternStops[base + alightPosition])
             let alightTime = Int(tt.arrivals[row + alightPosition])
-            legs.append(.ride(RideLeg(tripRef: tt.tripRef[trip], routeRef: tt.tripRoute[trip],
-                                      boardStop: stop, boardTime: Int(tt.departures[row + boardPosition]),
-                                      alightStop: alightStop, alightTime: alightTime,
-                                      boardEventIndex: boardPosition, alightEventIndex: alightPosition)))
+            legs.append(
+                .ride(
+                    RideLeg(
+                        tripRef: tt.tripRef[trip], routeRef: tt.tripRoute[trip],
+                        boardStop: stop, boardTime: Int(tt.departures[row + boardPosition]),
+                        alightStop: alightStop, alightTime: alightTime,
+                        boardEventIndex: boardPosition, alightEventIndex: alightPosition)))
             // The deadline this ride was matched against: the latest round before this one that set one.
             var j = round - 1
             while roundDeadline[j * n + alightStop] == Self.noneBack { j -= 1 }
@@ -613,16 +623,23 @@ struct SearchSpace {
                 var arrival = alightTime
                 if via != alightStop {
                     arrival += Int(egress[alightStop] - destinationOffset[via])
-                    legs.append(.walk(WalkLeg(fromStop: alightStop, toStop: via,
-                                              departure: alightTime, arrival: arrival)))
+                    legs.append(
+                        .walk(
+                            WalkLeg(
+                                fromStop: alightStop, toStop: via,
+                                departure: alightTime, arrival: arrival)))
                 }
-                return Journey(originStop: origin, departure: Int(start.departure), destinationStop: via,
-                               arrival: arrival + Int(destinationOffset[via]), legs: legs)
+                return Journey(
+                    originStop: origin, departure: Int(start.departure), destinationStop: via,
+                    arrival: arrival + Int(destinationOffset[via]), legs: legs)
             }
             if via != alightStop {
                 let seconds = Timetable(storage: tt).transferSeconds(from: alightStop, to: via)!
-                legs.append(.walk(WalkLeg(fromStop: alightStop, toStop: via,
-                                          departure: alightTime, arrival: alightTime + seconds)))
+                legs.append(
+                    .walk(
+                        WalkLeg(
+                            fromStop: alightStop, toStop: via,
+                            departure: alightTime, arrival: alightTime + seconds)))
             }
             stop = via
             round = j

@@ -95,12 +95,12 @@ final class TimetableStorage: @unchecked Sendable {
     let minTransferSeconds: Int
 
     // Patterns.
-    let patternStopStart: UnsafeBufferPointer<Int32>   // patternCount + 1, into patternStops/Flags
+    let patternStopStart: UnsafeBufferPointer<Int32>  // patternCount + 1, into patternStops/Flags
     let patternStops: UnsafeBufferPointer<Int32>
-    let patternFlags: UnsafeBufferPointer<UInt8>       // PatternFlag bits per position
-    let patternTripStart: UnsafeBufferPointer<Int32>   // patternCount + 1, into the trip arrays
-    let patternTimeStart: UnsafeBufferPointer<Int32>   // patternCount, into arrivals/departures
-    let arrivals: UnsafeBufferPointer<Int32>           // trip-major per pattern
+    let patternFlags: UnsafeBufferPointer<UInt8>  // PatternFlag bits per position
+    let patternTripStart: UnsafeBufferPointer<Int32>  // patternCount + 1, into the trip arrays
+    let patternTimeStart: UnsafeBufferPointer<Int32>  // patternCount, into arrivals/departures
+    let arrivals: UnsafeBufferPointer<Int32>  // trip-major per pattern
     let departures: UnsafeBufferPointer<Int32>
     // Trips, in pattern order (trip t of pattern p is global trip patternTripStart[p] + t).
     let tripPattern: UnsafeBufferPointer<Int32>
@@ -395,7 +395,9 @@ struct TimetableCompiler {
             to.append(Int32(truncatingIfNeeded: k & 0xFFFF_FFFF))
             seconds.append(pairs[k]!)
         }
-        return (Adjacency(stopCount: stopCount, from: from, to: to, seconds: seconds),
-                Adjacency(stopCount: stopCount, from: to, to: from, seconds: seconds))
+        return (
+            Adjacency(stopCount: stopCount, from: from, to: to, seconds: seconds),
+            Adjacency(stopCount: stopCount, from: to, to: from, seconds: seconds)
+        )
     }
 }

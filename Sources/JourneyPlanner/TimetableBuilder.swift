@@ -114,8 +114,10 @@ public struct TimetableBuilder: Sendable {
     ///   - routeRef: opaque, returned in `RideLeg.routeRef`.
     ///   - events: the stop events in travel order. Trips with fewer than two events cannot be ridden and
     ///     are ignored.
-    public mutating func addTrip(tripRef: Int, routeRef: Int,
-                                 events: some Sequence<StopEvent>) throws(TimetableError) {
+    public mutating func addTrip(
+        tripRef: Int, routeRef: Int,
+        events: some Sequence<StopEvent>
+    ) throws(TimetableError) {
         let mark = eventStop.count
         var previousDeparture = Int.min
         var index = 0

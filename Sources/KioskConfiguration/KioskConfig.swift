@@ -1,6 +1,6 @@
-import TransitModel
 import Foundation
 import StopCodes
+import TransitModel
 
 /// Everything a kiosk can be configured with. Every command reads the same value, so `kiosk lookup` parses a
 /// scanned URL exactly as the kiosk screen does. Defaults are what a kiosk does with no config file.
@@ -41,8 +41,9 @@ public struct KioskConfig: Sendable, Equatable {
 
     /// The payload parser this configuration describes, for a database whose feed ID is `databaseFeedID`.
     public func payloadParser(databaseFeedID: String) throws -> PayloadParser {
-        PayloadParser(feedID: feedID ?? databaseFeedID, ownTemplates: [try StopURLTemplate(urlTemplate)],
-                      foreignTemplates: try foreignTemplates.map { try StopURLTemplate($0) },
-                      trustedKeys: try publicKeys.map { try PublicKey(encoded: $0) }, policy: signaturePolicy)
+        PayloadParser(
+            feedID: feedID ?? databaseFeedID, ownTemplates: [try StopURLTemplate(urlTemplate)],
+            foreignTemplates: try foreignTemplates.map { try StopURLTemplate($0) },
+            trustedKeys: try publicKeys.map { try PublicKey(encoded: $0) }, policy: signaturePolicy)
     }
 }

@@ -1,7 +1,7 @@
-import Scanning
 import Foundation
-import SystemSupport
+import Scanning
 import StopCodes
+import SystemSupport
 import TOMLKit
 import TransitModel
 
@@ -63,14 +63,17 @@ public enum KioskConfigFile {
 
     public static func parse(_ text: String, file: String) throws(KioskConfigError) -> KioskConfig {
         if let problem = TOMLPrecheck.check(text) {
-            throw KioskConfigError(file: "\(file):\(problem.line):\(problem.column)", key: nil, problem: "TOML syntax error: \(problem.reason)")
+            throw KioskConfigError(
+                file: "\(file):\(problem.line):\(problem.column)", key: nil,
+                problem: "TOML syntax error: \(problem.reason)")
         }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw KioskConfigError(file: "\(file):\(error.source.begin.line):\(error.source.begin.column)", key: nil,
-                                   problem: "TOML syntax error: \(error.description)")
+            throw KioskConfigError(
+                file: "\(file):\(error.source.begin.line):\(error.source.begin.column)", key: nil,
+                problem: "TOML syntax error: \(error.description)")
         } catch {
             throw KioskConfigError(file: file, key: nil, problem: "TOML syntax error: \(error)")
         }
@@ -83,30 +86,40 @@ public enum KioskConfigFile {
                 guard knownKeys[key] != nil, key != "" else { throw reader.unknown(key, in: "") }
                 try reader.checkKeys(value.table!, table: key)
             } else if knownKeys[key] != nil {
-                throw reader.error(key, "must be a table ([\(key)] on a line of its own, then its keys), not a \(value.type)")
+                throw reader.error(
+                    key, "must be a table ([\(key)] on a line of its own, then its keys), not a \(value.type)")
             } else if !(knownKeys[""]!.contains(key)) {
                 throw reader.unknown(key, in: "")
             }
         }
 
         if let v = try reader.string(root, "language") {
-            guard let language = Language(rawValue: v) else { throw reader.error("language", "must be \"es\" or \"en\", not \"\(clean(v))\"") }
+            guard let language = Language(rawValue: v) else {
+                throw reader.error("language", "must be \"es\" or \"en\", not \"\(clean(v))\"")
+            }
             config.language = language
         }
         if let v = try reader.string(root, "home_stop") {
-            guard !v.trimmingCharacters(in: .whitespaces).isEmpty else { throw reader.error("home_stop", "is empty; give a stop ID or code, or leave the key out") }
+            guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw reader.error("home_stop", "is empty; give a stop ID or code, or leave the key out")
+            }
             config.homeStop = v
         }
         if let v = try reader.int(root, "idle_timeout_seconds", 5...3600) { config.idleTimeoutSeconds = v }
 
         if let camera = try reader.table(root, "camera") {
             if let v = try reader.string(camera, "device", prefix: "camera.") {
-                guard v.hasPrefix("/") else { throw reader.error("camera.device", "must be an absolute device path such as /dev/video0, not \"\(clean(v))\"") }
+                guard v.hasPrefix("/") else {
+                    throw reader.error(
+                        "camera.device", "must be an absolute device path such as /dev/video0, not \"\(clean(v))\"")
+                }
                 config.cameraDevice = v
             }
             if let v = try reader.int(camera, "width", 160...4096, prefix: "camera.") { config.cameraWidth = v }
             if let v = try reader.int(camera, "height", 120...4096, prefix: "camera.") { config.cameraHeight = v }
-            if let v = try reader.int(camera, "frames_per_second", 1...120, prefix: "camera.") { config.cameraFramesPerSecond = v }
+            if let v = try reader.int(camera, "frames_per_second", 1...120, prefix: "camera.") {
+                config.cameraFramesPerSecond = v
+            }
         }
         if let database = try reader.table(root, "database") {
             if let v = try reader.string(database, "path", prefix: "database.") {
@@ -115,10 +128,20 @@ public enum KioskConfigFile {
             }
         }
         if let timetable = try reader.table(root, "timetable") {
-            if let v = try reader.int(timetable, "window_minutes", 1...1440, prefix: "timetable.") { config.windowMinutes = v }
-            if let v = try reader.int(timetable, "nearby_radius_meters", 0...5000, prefix: "timetable.") { config.nearbyRadiusMeters = v }
-            if let v = try reader.int(timetable, "max_transfers", 0...8, prefix: "timetable.") { config.maxTransfers = v }
-            if let v = try reader.int(timetable, "walk_radius_meters", 0...PlanningRules.walkRadiusLimit, prefix: "timetable.") { config.walkRadiusMeters = v }
+            if let v = try reader.int(timetable, "window_minutes", 1...1440, prefix: "timetable.") {
+                config.windowMinutes = v
+            }
+            if let v = try reader.int(timetable, "nearby_radius_meters", 0...5000, prefix: "timetable.") {
+                config.nearbyRadiusMeters = v
+            }
+            if let v = try reader.int(timetable, "max_transfers", 0...8, prefix: "timetable.") {
+                config.maxTransfers = v
+            }
+            if let v = try reader.int(
+                timetable, "walk_radius_meters", 0...PlanningRules.walkRadiusLimit, prefix: "timetable.")
+            {
+                config.walkRadiusMeters = v
+            }
         }
         if let scanner = try reader.table(root, "scanner") {
             if let v = try reader.strings(scanner, "symbologies", prefix: "scanner.") {
@@ -129,7 +152,9 @@ public enum KioskConfigFile {
                 }
                 config.symbologies = v
             }
-            if let v = try reader.double(scanner, "debounce_seconds", 0...3600, prefix: "scanner.") { config.debounceSeconds = v }
+            if let v = try reader.double(scanner, "debounce_seconds", 0...3600, prefix: "scanner.") {
+                config.debounceSeconds = v
+            }
             if let v = try reader.strings(scanner, "decoders", prefix: "scanner.") {
                 do { _ = try DecoderKind.parse(v) } catch { throw reader.error("scanner.decoders", error.description) }
                 config.decoders = v
@@ -142,31 +167,41 @@ public enum KioskConfigFile {
             }
             if let v = try reader.strings(labels, "foreign_templates", prefix: "labels.") {
                 for (i, template) in v.enumerated() {
-                    do { _ = try StopURLTemplate(template) } catch { throw reader.error("labels.foreign_templates[\(i)]", error.description) }
+                    do { _ = try StopURLTemplate(template) } catch {
+                        throw reader.error("labels.foreign_templates[\(i)]", error.description)
+                    }
                 }
                 config.foreignTemplates = v
             }
             if let v = try reader.string(labels, "signature_policy", prefix: "labels.") {
                 guard let policy = SignaturePolicy(rawValue: v) else {
-                    throw reader.error("labels.signature_policy", "must be \"require\", \"prefer\" or \"off\", not \"\(clean(v))\"")
+                    throw reader.error(
+                        "labels.signature_policy", "must be \"require\", \"prefer\" or \"off\", not \"\(clean(v))\"")
                 }
                 config.signaturePolicy = policy
             }
             if let v = try reader.strings(labels, "public_keys", prefix: "labels.") {
                 for (i, key) in v.enumerated() {
                     do { _ = try PublicKey(encoded: key) } catch {
-                        throw reader.error("labels.public_keys[\(i)]", "not a public key (\(error)); copy the 'stopkiosk-ed25519-public-v1:…' line from 'kiosk keys'")
+                        throw reader.error(
+                            "labels.public_keys[\(i)]",
+                            "not a public key (\(error)); copy the 'stopkiosk-ed25519-public-v1:…' line from 'kiosk keys'"
+                        )
                     }
                 }
                 config.publicKeys = v
             }
             if let v = try reader.string(labels, "feed_id", prefix: "labels.") {
-                guard !v.isEmpty else { throw reader.error("labels.feed_id", "is empty; leave the key out to use the database's") }
+                guard !v.isEmpty else {
+                    throw reader.error("labels.feed_id", "is empty; leave the key out to use the database's")
+                }
                 config.feedID = v
             }
         }
         if config.signaturePolicy == .require && config.publicKeys.isEmpty {
-            throw reader.error("labels.public_keys", "signature_policy = \"require\" needs at least one public key, or every label would be refused")
+            throw reader.error(
+                "labels.public_keys",
+                "signature_policy = \"require\" needs at least one public key, or every label would be refused")
         }
         return config
     }
@@ -181,9 +216,13 @@ public enum KioskConfigFile {
         }
 
         func unknown(_ key: String, in table: String) -> KioskConfigError {
-            let known = (KioskConfigFile.knownKeys[table] ?? []) + (table.isEmpty ? KioskConfigFile.knownKeys.keys.filter { !$0.isEmpty }.sorted().map { "[\($0)]" } : [])
+            let known =
+                (KioskConfigFile.knownKeys[table] ?? [])
+                + (table.isEmpty
+                    ? KioskConfigFile.knownKeys.keys.filter { !$0.isEmpty }.sorted().map { "[\($0)]" } : [])
             let name = table.isEmpty ? key : "\(table).\(key)"
-            return error(name, "unknown key (known\(table.isEmpty ? "" : " in [\(table)]"): \(known.joined(separator: ", ")))")
+            return error(
+                name, "unknown key (known\(table.isEmpty ? "" : " in [\(table)]"): \(known.joined(separator: ", ")))")
         }
 
         func checkKeys(_ table: TOMLTable, table name: String) throws(KioskConfigError) {
@@ -200,35 +239,53 @@ public enum KioskConfigFile {
 
         func string(_ table: TOMLTable, _ key: String, prefix: String = "") throws(KioskConfigError) -> String? {
             guard let value = table[key] else { return nil }
-            guard let string = value.string else { throw error(prefix + key, "must be a string in quotes, not a \(value.type)") }
+            guard let string = value.string else {
+                throw error(prefix + key, "must be a string in quotes, not a \(value.type)")
+            }
             guard !string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                 throw error(prefix + key, "contains control characters")
             }
             return string
         }
 
-        func int(_ table: TOMLTable, _ key: String, _ range: ClosedRange<Int>, prefix: String = "") throws(KioskConfigError) -> Int? {
+        func int(
+            _ table: TOMLTable, _ key: String, _ range: ClosedRange<Int>, prefix: String = ""
+        ) throws(KioskConfigError) -> Int? {
             guard let value = table[key] else { return nil }
-            guard let int = value.int else { throw error(prefix + key, "must be a whole number between \(range.lowerBound) and \(range.upperBound), not a \(value.type)") }
-            guard range.contains(int) else { throw error(prefix + key, "must be between \(range.lowerBound) and \(range.upperBound), not \(int)") }
+            guard let int = value.int else {
+                throw error(
+                    prefix + key,
+                    "must be a whole number between \(range.lowerBound) and \(range.upperBound), not a \(value.type)")
+            }
+            guard range.contains(int) else {
+                throw error(prefix + key, "must be between \(range.lowerBound) and \(range.upperBound), not \(int)")
+            }
             return int
         }
 
-        func double(_ table: TOMLTable, _ key: String, _ range: ClosedRange<Double>, prefix: String = "") throws(KioskConfigError) -> Double? {
+        func double(
+            _ table: TOMLTable, _ key: String, _ range: ClosedRange<Double>, prefix: String = ""
+        ) throws(KioskConfigError) -> Double? {
             guard let value = table[key] else { return nil }
             guard let number = value.double ?? value.int.map(Double.init) else {
                 throw error(prefix + key, "must be a number of seconds, not a \(value.type)")
             }
-            guard number.isFinite, range.contains(number) else { throw error(prefix + key, "must be between \(range.lowerBound) and \(range.upperBound), not \(number)") }
+            guard number.isFinite, range.contains(number) else {
+                throw error(prefix + key, "must be between \(range.lowerBound) and \(range.upperBound), not \(number)")
+            }
             return number
         }
 
         func strings(_ table: TOMLTable, _ key: String, prefix: String = "") throws(KioskConfigError) -> [String]? {
             guard let value = table[key] else { return nil }
-            guard let array = value.array else { throw error(prefix + key, "must be a list of strings, e.g. [\"a\", \"b\"], not a \(value.type)") }
+            guard let array = value.array else {
+                throw error(prefix + key, "must be a list of strings, e.g. [\"a\", \"b\"], not a \(value.type)")
+            }
             var result: [String] = []
             for (i, element) in array.enumerated() {
-                guard let string = element.string else { throw error("\(prefix)\(key)[\(i)]", "must be a string, not a \(element.type)") }
+                guard let string = element.string else {
+                    throw error("\(prefix)\(key)[\(i)]", "must be a string, not a \(element.type)")
+                }
                 result.append(string)
             }
             return result

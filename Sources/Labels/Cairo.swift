@@ -23,8 +23,9 @@ final class FontSet {
 
     init() {
         faces = LabelFont.allCases.map { font in
-            cairo_toy_font_face_create(LabelFont.family, CAIRO_FONT_SLANT_NORMAL,
-                                       font == .bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+            cairo_toy_font_face_create(
+                LabelFont.family, CAIRO_FONT_SLANT_NORMAL,
+                font == .bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         }
         options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
@@ -177,7 +178,8 @@ final class TextMeasurer {
         var extents = cairo_font_extents_t()
         cairo_font_extents(canvas.context, &extents)
         let cap = inkHeight("H", font).above
-        let result = FontMetrics(ascent: extents.ascent / Self.referenceSize, descent: extents.descent / Self.referenceSize, capHeight: cap)
+        let result = FontMetrics(
+            ascent: extents.ascent / Self.referenceSize, descent: extents.descent / Self.referenceSize, capHeight: cap)
         metrics[font] = result
         return result
     }
@@ -191,7 +193,8 @@ final class TextMeasurer {
             var glyphs: UnsafeMutablePointer<cairo_glyph_t>?
             var count: Int32 = 0
             let string = String(character)
-            let status = cairo_scaled_font_text_to_glyphs(scaled, 0, 0, string, Int32(string.utf8.count), &glyphs, &count, nil, nil, nil)
+            let status = cairo_scaled_font_text_to_glyphs(
+                scaled, 0, 0, string, Int32(string.utf8.count), &glyphs, &count, nil, nil, nil)
             defer { if let glyphs { cairo_glyph_free(glyphs) } }
             guard status == CAIRO_STATUS_SUCCESS, let glyphs else { continue }
             for index in 0..<Int(count) where glyphs[index].index == 0 {
@@ -212,7 +215,9 @@ struct Rect: Sendable, Hashable {
     var maxX: Double { x + width }
     var maxY: Double { y + height }
 
-    func insetBy(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy) }
+    func insetBy(_ dx: Double, _ dy: Double) -> Rect {
+        Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
     func offsetBy(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
     func intersects(_ other: Rect) -> Bool { x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY }
 }

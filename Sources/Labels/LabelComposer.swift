@@ -1,6 +1,6 @@
 import Foundation
-import TransitModel
 import StopCodes
+import TransitModel
 
 /// One stop, ready to draw: everything that depends on the payload, not on the page.
 public struct PreparedLabel: Sendable, Hashable {
@@ -20,13 +20,17 @@ public struct LabelTexts: Sendable, Hashable {
     public var fallbackSpanish: String
     public var fallbackEnglish: String
 
-    public init(fallbackSpanish: String = "o escriba {code} en el quiosco", fallbackEnglish: String = "or type {code} at the kiosk") {
+    public init(
+        fallbackSpanish: String = "o escriba {code} en el quiosco",
+        fallbackEnglish: String = "or type {code} at the kiosk"
+    ) {
         self.fallbackSpanish = fallbackSpanish
         self.fallbackEnglish = fallbackEnglish
     }
 
     func fallback(_ code: String) -> String {
-        fallbackSpanish.replacingOccurrences(of: "{code}", with: code) + " / " + fallbackEnglish.replacingOccurrences(of: "{code}", with: code)
+        fallbackSpanish.replacingOccurrences(of: "{code}", with: code) + " / "
+            + fallbackEnglish.replacingOccurrences(of: "{code}", with: code)
     }
 }
 
@@ -148,8 +152,9 @@ final class LabelComposer {
         let codeHeightLimit = g.qrBox.height * 0.28
         let codeInk = measurer.inkHeight(value, .bold)
         let codeMax = min(codeHeightLimit / max(codeInk.above, 0.5), 60 * g.unit + 12)
-        let code = fit(value, font: .bold, width: column.width, height: codeHeightLimit, maxLines: 6,
-                       sizes: 4...codeMax, spacing: 1.05, breakAnywhere: true, ellipsis: false)
+        let code = fit(
+            value, font: .bold, width: column.width, height: codeHeightLimit, maxLines: 6,
+            sizes: 4...codeMax, spacing: 1.05, breakAnywhere: true, ellipsis: false)
         var y = column.y
         for (index, line) in code.lines.enumerated() {
             let baseline = y + (index == 0 ? codeInk.above * code.size : code.size * 1.05)
@@ -205,19 +210,23 @@ final class LabelComposer {
             rows[rows.count - 1] = last
         }
         let usedRows = rows.filter { !$0.isEmpty }
-        let badgesHeight = usedRows.isEmpty ? 0 : Double(usedRows.count) * badgeHeight + Double(usedRows.count - 1) * gap
+        let badgesHeight =
+            usedRows.isEmpty ? 0 : Double(usedRows.count) * badgeHeight + Double(usedRows.count - 1) * gap
         let nameBottom = bottom - (badgesHeight > 0 ? badgesHeight + mm(1.5) * g.unit : 0)
 
         // The name: bold, wrapped, shrunk, and shortened with "…" only when even the smallest size overflows.
         let nameMax = max(LabelGeometry.minimumTextSize, 13 * g.unit)
         let nameMin = max(LabelGeometry.minimumTextSize, 6 * g.unit)
-        let nameFit = fit(name, font: .bold, width: column.width, height: max(0, nameBottom - y),
-                          maxLines: 8, sizes: nameMin...nameMax, spacing: LabelGeometry.lineSpacing,
-                          breakAnywhere: true, ellipsis: true)
+        let nameFit = fit(
+            name, font: .bold, width: column.width, height: max(0, nameBottom - y),
+            maxLines: 8, sizes: nameMin...nameMax, spacing: LabelGeometry.lineSpacing,
+            breakAnywhere: true, ellipsis: true)
         let nameAscent = measurer.metrics(.bold).ascent * nameFit.size
         for (index, line) in nameFit.lines.enumerated() {
-            runs.append(TextRun(text: line, font: .bold, size: nameFit.size, x: column.x,
-                                baseline: y + nameAscent + Double(index) * nameFit.size * LabelGeometry.lineSpacing, color: ink))
+            runs.append(
+                TextRun(
+                    text: line, font: .bold, size: nameFit.size, x: column.x,
+                    baseline: y + nameAscent + Double(index) * nameFit.size * LabelGeometry.lineSpacing, color: ink))
         }
         if nameFit.truncated { warnings.append("the name was shortened to fit the label") }
         let nameEnd = y + Double(nameFit.lines.count) * nameFit.size * LabelGeometry.lineSpacing
@@ -232,53 +241,73 @@ final class LabelComposer {
                 let route = label.stop.routes[item.index]
                 let fill = route.color ?? .white
                 let outline: RGBColor? = fill.contrast(with: .white) < 1.4 ? .black : nil
-                var textColor = route.textColor ?? (fill.contrast(with: .black) >= fill.contrast(with: .white) ? .black : .white)
+                var textColor =
+                    route.textColor ?? (fill.contrast(with: .black) >= fill.contrast(with: .white) ? .black : .white)
                 if fill.contrast(with: textColor) < 3 {
                     textColor = fill.contrast(with: .black) >= fill.contrast(with: .white) ? .black : .white
                 }
                 let rect = Rect(x: x, y: badgeY, width: item.width, height: badgeHeight)
                 badges.append(Badge(rect: rect, fill: fill, outline: outline))
-                runs.append(TextRun(text: item.text, font: .bold, size: badgeSize, x: x + padX,
-                                    baseline: badgeY + (badgeHeight + badgeAscent) / 2, color: textColor))
+                runs.append(
+                    TextRun(
+                        text: item.text, font: .bold, size: badgeSize, x: x + padX,
+                        baseline: badgeY + (badgeHeight + badgeAscent) / 2, color: textColor))
                 x += item.width + gap
             }
             if item(rowIsLast: row, of: usedRows), overflow > 0 {
-                runs.append(TextRun(text: "+\(overflow)", font: .bold, size: badgeSize, x: x,
-                                    baseline: badgeY + (badgeHeight + badgeAscent) / 2, color: ink))
+                runs.append(
+                    TextRun(
+                        text: "+\(overflow)", font: .bold, size: badgeSize, x: x,
+                        baseline: badgeY + (badgeHeight + badgeAscent) / 2, color: ink))
             }
             badgeY += badgeHeight + gap
         }
 
         // The band under the QR code: the manual fallback, then the agency.
         let band = g.band
-        let fallback = fit(texts.fallback(value), font: .regular, width: band.width, height: g.fallbackSize * 1.2, maxLines: 1,
-                           sizes: LabelGeometry.minimumTextSize...g.fallbackSize, spacing: 1.2, breakAnywhere: true, ellipsis: true)
+        let fallback = fit(
+            texts.fallback(value), font: .regular, width: band.width, height: g.fallbackSize * 1.2, maxLines: 1,
+            sizes: LabelGeometry.minimumTextSize...g.fallbackSize, spacing: 1.2, breakAnywhere: true, ellipsis: true)
         let fallbackAscent = measurer.metrics(.regular).ascent * fallback.size
         var bandY = band.y + mm(0.8) * g.unit
         if let line = fallback.lines.first {
-            runs.append(TextRun(text: line, font: .regular, size: fallback.size, x: band.x, baseline: bandY + fallbackAscent, color: ink))
+            runs.append(
+                TextRun(
+                    text: line, font: .regular, size: fallback.size, x: band.x, baseline: bandY + fallbackAscent,
+                    color: ink))
         }
         bandY += g.fallbackSize * LabelGeometry.lineSpacing
         let agencyText = label.stop.agencies.map(Self.clean).filter { !$0.isEmpty }.joined(separator: " · ")
         if !agencyText.isEmpty {
-            let agency = fit(agencyText, font: .regular, width: band.width, height: g.agencySize * 1.2, maxLines: 1,
-                             sizes: LabelGeometry.minimumTextSize...g.agencySize, spacing: 1.2, breakAnywhere: true, ellipsis: true)
+            let agency = fit(
+                agencyText, font: .regular, width: band.width, height: g.agencySize * 1.2, maxLines: 1,
+                sizes: LabelGeometry.minimumTextSize...g.agencySize, spacing: 1.2, breakAnywhere: true, ellipsis: true)
             if let line = agency.lines.first {
-                runs.append(TextRun(text: line, font: .regular, size: agency.size, x: band.x,
-                                    baseline: bandY + measurer.metrics(.regular).ascent * agency.size, color: RGBColor(red: 0.2, green: 0.2, blue: 0.2)))
+                runs.append(
+                    TextRun(
+                        text: line, font: .regular, size: agency.size, x: band.x,
+                        baseline: bandY + measurer.metrics(.regular).ascent * agency.size,
+                        color: RGBColor(red: 0.2, green: 0.2, blue: 0.2)))
             }
         }
 
         let missing = measurer.missingCharacters(name + agencyText + routeNames.joined(), .bold)
         if !missing.isEmpty {
             let list = missing.prefix(12).map { String($0) }.joined()
-            warnings.append("the label font (\(LabelFont.family)) has no glyphs for \(missing.count) character\(missing.count == 1 ? "" : "s") (\(list)); they print as empty boxes")
+            warnings.append(
+                "the label font (\(LabelFont.family)) has no glyphs for \(missing.count) character\(missing.count == 1 ? "" : "s") (\(list)); they print as empty boxes"
+            )
         }
-        return ComposedLabel(prepared: label, geometry: g, module: g.moduleSize(label.qr), qrOutline: label.qr.outline, badges: badges, texts: runs,
-                             barcodeBox: barcodeBox, barModule: barModule, warnings: warnings)
+        return ComposedLabel(
+            prepared: label, geometry: g, module: g.moduleSize(label.qr), qrOutline: label.qr.outline, badges: badges,
+            texts: runs,
+            barcodeBox: barcodeBox, barModule: barModule, warnings: warnings)
     }
 
-    private func item(rowIsLast row: [(index: Int, text: String, width: Double)], of rows: [[(index: Int, text: String, width: Double)]]) -> Bool {
+    private func item(
+        rowIsLast row: [(index: Int, text: String, width: Double)],
+        of rows: [[(index: Int, text: String, width: Double)]]
+    ) -> Bool {
         row.first?.index == rows.last?.first?.index
     }
 
@@ -293,8 +322,10 @@ final class LabelComposer {
     /// The largest size in `sizes` at which `text` wraps into at most `maxLines` lines of `width` points that
     /// fit `height`. When even the smallest size overflows, the lines that fit are kept and the last ends in
     /// "…" (`ellipsis`), or every line is kept (`!ellipsis`: text that must never be shortened).
-    func fit(_ text: String, font: LabelFont, width: Double, height: Double, maxLines: Int, sizes: ClosedRange<Double>,
-             spacing: Double, breakAnywhere: Bool, ellipsis: Bool) -> Fitted {
+    func fit(
+        _ text: String, font: LabelFont, width: Double, height: Double, maxLines: Int, sizes: ClosedRange<Double>,
+        spacing: Double, breakAnywhere: Bool, ellipsis: Bool
+    ) -> Fitted {
         guard !text.isEmpty, width > 0 else { return Fitted(lines: [], size: sizes.upperBound, truncated: false) }
         var size = sizes.upperBound
         while true {
@@ -314,7 +345,8 @@ final class LabelComposer {
         let allowed = max(1, min(maxLines, Int((height + 0.01) / (size * spacing))))
         if lines.count <= allowed { return Fitted(lines: lines, size: size, truncated: false) }
         var kept = Array(lines.prefix(allowed))
-        kept[allowed - 1] = ellipsize(kept[allowed - 1] + " " + lines[allowed], font: font, size: size, width: width, force: true)
+        kept[allowed - 1] = ellipsize(
+            kept[allowed - 1] + " " + lines[allowed], font: font, size: size, width: width, force: true)
         return Fitted(lines: kept, size: size, truncated: true)
     }
 

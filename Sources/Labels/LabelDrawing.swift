@@ -48,7 +48,8 @@ extension Canvas {
             let start = box.x + Double(Code128.quietZone) * label.barModule
             cairo_new_path(context)
             for bar in barcode.bars {
-                addRect(start + Double(bar.start) * label.barModule, box.y, Double(bar.width) * label.barModule, box.height)
+                addRect(
+                    start + Double(bar.start) * label.barModule, box.y, Double(bar.width) * label.barModule, box.height)
             }
             fillPath(.black)
         }

@@ -32,16 +32,19 @@ public enum LabelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unlabelableStops(let problems):
             let shown = problems.prefix(20).map(\.description)
             let more = problems.count > 20 ? ["… and \(problems.count - 20) more"] : []
-            return "\(problems.count) stop\(problems.count == 1 ? "" : "s") cannot be labelled; nothing was written:\n  "
+            return
+                "\(problems.count) stop\(problems.count == 1 ? "" : "s") cannot be labelled; nothing was written:\n  "
                 + (shown + more).joined(separator: "\n  ")
         case .modulesTooSmall(let problem):
             return problem.description
         case .resolutionTooLow(let dpi, let pixels, let minimum):
-            return "at --dpi \(dpi) a QR module or bar is only \(String(format: "%.1f", pixels)) pixels wide, too few to print reliably; use --dpi \(minimum) or more (or the vector formats, pdf or svg)"
+            return
+                "at --dpi \(dpi) a QR module or bar is only \(String(format: "%.1f", pixels)) pixels wide, too few to print reliably; use --dpi \(minimum) or more (or the vector formats, pdf or svg)"
         case .readBackFailed(let failures):
             let shown = failures.prefix(20).map(\.description)
             let more = failures.count > 20 ? ["… and \(failures.count - 20) more"] : []
-            return "read-back check failed for \(failures.count) label\(failures.count == 1 ? "" : "s"); nothing was written:\n  "
+            return
+                "read-back check failed for \(failures.count) label\(failures.count == 1 ? "" : "s"); nothing was written:\n  "
                 + (shown + more).joined(separator: "\n  ")
         case .outputFailed(let path, let reason):
             return "cannot write \(Terminal.clean(path, 200)): \(reason)"
@@ -53,11 +56,16 @@ public enum LabelError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static func missingStopCode(stopID: String, template: String) -> StopProblem {
-        StopProblem(stopID: stopID, reason: "has no stop_code, which the template \(Terminal.clean(template, 120)) needs; use a template with {stop_id}")
+        StopProblem(
+            stopID: stopID,
+            reason:
+                "has no stop_code, which the template \(Terminal.clean(template, 120)) needs; use a template with {stop_id}"
+        )
     }
 
     static func unusableValue(stopID: String, value: String, reason: String) -> StopProblem {
-        StopProblem(stopID: stopID, reason: "its value \"\(Terminal.clean(value, 60))\" cannot be put in a label: \(reason)")
+        StopProblem(
+            stopID: stopID, reason: "its value \"\(Terminal.clean(value, 60))\" cannot be put in a label: \(reason)")
     }
 }
 
@@ -81,11 +89,14 @@ public struct ModuleSizeProblem: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let f = { (value: Double) in String(format: "%.2f", value) }
-        var advice = ["a larger layout (\(LabelLayout.all.filter { $0.name != layout }.map(\.name).joined(separator: ", ")))"]
+        var advice = [
+            "a larger layout (\(LabelLayout.all.filter { $0.name != layout }.map(\.name).joined(separator: ", ")))"
+        ]
         if errorCorrection != .low { advice.append("a lower --ecc (now \(errorCorrection))") }
         advice.append("a shorter --template")
         if signed { advice.append("no --sign-key (a signature adds about 110 characters)") }
-        return "layout \(layout): QR modules would be \(f(moduleMM)) mm, below the \(f(minimumMM)) mm minimum that printers and phone cameras resolve "
+        return
+            "layout \(layout): QR modules would be \(f(moduleMM)) mm, below the \(f(minimumMM)) mm minimum that printers and phone cameras resolve "
             + "(\(affected) of \(total) label\(total == 1 ? "" : "s"); e.g. stop \(Terminal.clean(stopID, 60)): a \(payloadBytes)-byte payload needs "
             + "QR version \(version) at error correction \(errorCorrection), \(modulesAcross) modules across with the quiet zone, in a \(f(symbolMM)) mm square). "
             + "Use " + advice.joined(separator: ", or ") + "."

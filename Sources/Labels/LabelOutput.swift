@@ -18,9 +18,15 @@ enum AtomicOutput {
         let directory = parent(of: path)
         guard stat(directory, &status) == 0 else {
             let code = errno
-            throw .outputFailed(path: path, reason: code == ENOENT ? "the directory \(directory) does not exist" : "cannot use the directory \(directory) (\(String(cString: strerror(code))))")
+            throw .outputFailed(
+                path: path,
+                reason: code == ENOENT
+                    ? "the directory \(directory) does not exist"
+                    : "cannot use the directory \(directory) (\(String(cString: strerror(code))))")
         }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else { throw .outputFailed(path: path, reason: "\(directory) is not a directory") }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw .outputFailed(path: path, reason: "\(directory) is not a directory")
+        }
         let probe = try AtomicFileWriter.labelOutput(path)
         probe.discard()
     }

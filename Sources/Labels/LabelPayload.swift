@@ -24,7 +24,9 @@ public struct LabelPayloadBuilder: Sendable {
         case .stopID:
             return stop.id
         case .stopCode:
-            guard let code = stop.code, !code.isEmpty else { throw LabelError.missingStopCode(stopID: stop.id, template: template.pattern) }
+            guard let code = stop.code, !code.isEmpty else {
+                throw LabelError.missingStopCode(stopID: stop.id, template: template.pattern)
+            }
             return code
         }
     }
@@ -35,28 +37,36 @@ public struct LabelPayloadBuilder: Sendable {
         let payload: String
         if let signingKey {
             guard let signed = signingKey.signedURL(template: template, feedID: feedID, value: value) else {
-                throw LabelError.unusableValue(stopID: stop.id, value: value, reason: "it contains control characters, which cannot be signed")
+                throw LabelError.unusableValue(
+                    stopID: stop.id, value: value, reason: "it contains control characters, which cannot be signed")
             }
             payload = signed
         } else {
             payload = template.url(for: value)
         }
-        let parser = PayloadParser(feedID: feedID, ownTemplates: [template],
-                                   trustedKeys: signingKey.map { [$0.publicKey] } ?? [],
-                                   policy: signingKey == nil ? .prefer : .require, acceptsBareReferences: false)
+        let parser = PayloadParser(
+            feedID: feedID, ownTemplates: [template],
+            trustedKeys: signingKey.map { [$0.publicKey] } ?? [],
+            policy: signingKey == nil ? .prefer : .require, acceptsBareReferences: false)
         switch parser.parse(payload) {
         case .stopReference(let reference) where reference.value == value:
-            if signingKey != nil, case .verified = reference.signature {} else if signingKey != nil {
+            if signingKey != nil, case .verified = reference.signature {
+            } else if signingKey != nil {
                 throw LabelError.unusableValue(stopID: stop.id, value: value, reason: "the signed URL does not verify")
             }
             return payload
         case .stopReference(let reference):
-            throw LabelError.unusableValue(stopID: stop.id, value: value, reason: "the scanner would read it as '\(reference.value)'")
+            throw LabelError.unusableValue(
+                stopID: stop.id, value: value, reason: "the scanner would read it as '\(reference.value)'")
         case .notAStopCode:
-            throw LabelError.unusableValue(stopID: stop.id, value: value,
-                                 reason: "the scanner would not accept it as a stop (empty, over 128 characters, or with control or leading/trailing space characters)")
+            throw LabelError.unusableValue(
+                stopID: stop.id, value: value,
+                reason:
+                    "the scanner would not accept it as a stop (empty, over 128 characters, or with control or leading/trailing space characters)"
+            )
         case .forged(let reason, _):
-            throw LabelError.unusableValue(stopID: stop.id, value: value, reason: "the signed URL is refused: \(reason)")
+            throw LabelError.unusableValue(
+                stopID: stop.id, value: value, reason: "the signed URL is refused: \(reason)")
         case .signatureRequired:
             throw LabelError.unusableValue(stopID: stop.id, value: value, reason: "the URL is not signed")
         }

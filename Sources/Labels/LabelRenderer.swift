@@ -1,7 +1,7 @@
 import CCairo
 import Foundation
-import SystemSupport
 import StopCodes
+import SystemSupport
 
 /// Output formats. PDF is vector and multi-page (what printers and `lp` take); SVG is vector, one page per
 /// file (for design tools and sign makers); PNG is raster at a chosen resolution, one page per file (for
@@ -23,8 +23,11 @@ public struct LabelOptions: Sendable, Hashable {
     /// PDF title, and the first part of the page footer on sheets.
     public var title: String
 
-    public init(layout: LabelLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 300, errorCorrection: QRErrorCorrection = .medium,
-                barcode: Bool = false, texts: LabelTexts = LabelTexts(), title: String = "StopKiosk stop labels") {
+    public init(
+        layout: LabelLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 300,
+        errorCorrection: QRErrorCorrection = .medium,
+        barcode: Bool = false, texts: LabelTexts = LabelTexts(), title: String = "StopKiosk stop labels"
+    ) {
         self.layout = layout
         self.format = format
         self.dpi = dpi
@@ -104,7 +107,9 @@ public final class LabelRenderer {
     public func run(stops: [LabelStop], payloads: LabelPayloadBuilder, output: String) throws(LabelError) -> LabelRun {
         guard !stops.isEmpty else { throw .invalidRequest("no stops to label") }
         guard LabelOptions.dpiRange.contains(options.dpi) else {
-            throw .invalidRequest("--dpi must be between \(LabelOptions.dpiRange.lowerBound) and \(LabelOptions.dpiRange.upperBound) (got \(options.dpi))")
+            throw .invalidRequest(
+                "--dpi must be between \(LabelOptions.dpiRange.lowerBound) and \(LabelOptions.dpiRange.upperBound) (got \(options.dpi))"
+            )
         }
         try AtomicOutput.validate(output)
         var timings = LabelRun.Timings()
@@ -175,8 +180,10 @@ public final class LabelRenderer {
         return prepared
     }
 
-    private static func prepare(_ stop: LabelStop, payloads: LabelPayloadBuilder, options: LabelOptions,
-                                geometry: LabelGeometry) throws(LabelError.StopProblem) -> PreparedLabel {
+    private static func prepare(
+        _ stop: LabelStop, payloads: LabelPayloadBuilder, options: LabelOptions,
+        geometry: LabelGeometry
+    ) throws(LabelError.StopProblem) -> PreparedLabel {
         let value = try payloads.value(for: stop)
         let payload = try payloads.payload(for: stop)
         let qr: QRMatrix
@@ -191,13 +198,20 @@ public final class LabelRenderer {
             do {
                 code = try Code128(encoding: value)
             } catch {
-                throw LabelError.StopProblem(stopID: stop.id, reason: "its code \"\(Terminal.clean(value, 60))\" cannot be a barcode: \(error); leave out --barcode")
+                throw LabelError.StopProblem(
+                    stopID: stop.id,
+                    reason:
+                        "its code \"\(Terminal.clean(value, 60))\" cannot be a barcode: \(error); leave out --barcode")
             }
             let module = geometry.barcodeBox(code).module
             if module < LabelGeometry.minimumBarModule {
-                throw LabelError.StopProblem(stopID: stop.id, reason: String(
-                    format: "its barcode needs %d modules across a %.1f mm column: %.2f mm bars, under the %.2f mm minimum; use a larger layout or leave out --barcode",
-                    code.moduleCount + 2 * Code128.quietZone, toMM(geometry.column.width), toMM(module), toMM(LabelGeometry.minimumBarModule)))
+                throw LabelError.StopProblem(
+                    stopID: stop.id,
+                    reason: String(
+                        format:
+                            "its barcode needs %d modules across a %.1f mm column: %.2f mm bars, under the %.2f mm minimum; use a larger layout or leave out --barcode",
+                        code.moduleCount + 2 * Code128.quietZone, toMM(geometry.column.width), toMM(module),
+                        toMM(LabelGeometry.minimumBarModule)))
             }
             barcode = code
         }
@@ -207,12 +221,16 @@ public final class LabelRenderer {
     private func checkModuleSizes(_ labels: [PreparedLabel], signed: Bool) throws(LabelError) {
         let minimum = mm(LabelLayout.minimumModuleMM)
         let small = labels.filter { geometry.moduleSize($0.qr) < minimum - 1e-9 }
-        if let worst = small.max(by: { $0.qr.size < $1.qr.size || ($0.qr.size == $1.qr.size && $0.payload.utf8.count < $1.payload.utf8.count) }) {
-            throw .modulesTooSmall(ModuleSizeProblem(
-                layout: options.layout.name, moduleMM: toMM(geometry.moduleSize(worst.qr)), minimumMM: LabelLayout.minimumModuleMM,
-                stopID: worst.stop.id, payloadBytes: worst.payload.utf8.count, version: worst.qr.version,
-                modulesAcross: worst.qr.sizeWithQuietZone, errorCorrection: options.errorCorrection,
-                symbolMM: toMM(geometry.qrBox.width), affected: small.count, total: labels.count, signed: signed))
+        if let worst = small.max(by: {
+            $0.qr.size < $1.qr.size || ($0.qr.size == $1.qr.size && $0.payload.utf8.count < $1.payload.utf8.count)
+        }) {
+            throw .modulesTooSmall(
+                ModuleSizeProblem(
+                    layout: options.layout.name, moduleMM: toMM(geometry.moduleSize(worst.qr)),
+                    minimumMM: LabelLayout.minimumModuleMM,
+                    stopID: worst.stop.id, payloadBytes: worst.payload.utf8.count, version: worst.qr.version,
+                    modulesAcross: worst.qr.sizeWithQuietZone, errorCorrection: options.errorCorrection,
+                    symbolMM: toMM(geometry.qrBox.width), affected: small.count, total: labels.count, signed: signed))
         }
         guard options.format == .png else { return }
         // A raster must give each QR module at least 3 pixels and each bar module 2, or rounding eats them.
@@ -229,7 +247,9 @@ public final class LabelRenderer {
                 neededDPI = max(neededDPI, Int((2 * 72 / bar).rounded(.up)))
             }
         }
-        if neededDPI > options.dpi { throw .resolutionTooLow(dpi: options.dpi, modulePixels: worstPixels, minimumDPI: neededDPI) }
+        if neededDPI > options.dpi {
+            throw .resolutionTooLow(dpi: options.dpi, modulePixels: worstPixels, minimumDPI: neededDPI)
+        }
     }
 
     /// Lays every label out.
@@ -273,8 +293,10 @@ final class DocumentWriter {
             if layout.cutMarks { canvas.drawCutMarks(layout) }
             if layout.footer {
                 let footer = "\(options.title) · \(labels.count) labels · page \(page + 1)/\(pages)"
-                canvas.text(LabelComposer.clean(footer), x: mm(layout.originX), baseline: pageHeight - mm(8), font: .regular, size: 7,
-                            color: RGBColor(red: 0.35, green: 0.35, blue: 0.35))
+                canvas.text(
+                    LabelComposer.clean(footer), x: mm(layout.originX), baseline: pageHeight - mm(8), font: .regular,
+                    size: 7,
+                    color: RGBColor(red: 0.35, green: 0.35, blue: 0.35))
             }
         }
 
@@ -284,7 +306,8 @@ final class DocumentWriter {
             pending.append(file)
             let sink = FileSink(file: file)
             let status: cairo_status_t = withExtendedLifetime(sink) {
-                let surface = cairo_pdf_surface_create_for_stream(FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
+                let surface = cairo_pdf_surface_create_for_stream(
+                    FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
                 defer { cairo_surface_destroy(surface) }
                 cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
                 cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "StopKiosk (kiosk labels)")
@@ -305,7 +328,8 @@ final class DocumentWriter {
                 pending.append(file)
                 let sink = FileSink(file: file)
                 let status: cairo_status_t = withExtendedLifetime(sink) {
-                    let surface = cairo_svg_surface_create_for_stream(FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
+                    let surface = cairo_svg_surface_create_for_stream(
+                        FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
                     defer { cairo_surface_destroy(surface) }
                     cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PT)
                     let canvas = Canvas(surface: surface, fonts: fonts)
@@ -322,7 +346,9 @@ final class DocumentWriter {
             let scale = Double(options.dpi) / 72
             let width = Int((pageWidth * scale).rounded()), height = Int((pageHeight * scale).rounded())
             guard width * height <= 120_000_000 else {
-                throw .invalidRequest("a \(layout.name) page at \(options.dpi) dpi would be \(width) × \(height) pixels; use a lower --dpi")
+                throw .invalidRequest(
+                    "a \(layout.name) page at \(options.dpi) dpi would be \(width) × \(height) pixels; use a lower --dpi"
+                )
             }
             for page in 0..<pages {
                 let file = try AtomicFileWriter.labelOutput(files[page])
@@ -330,7 +356,8 @@ final class DocumentWriter {
                 let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
                 defer { cairo_surface_destroy(surface) }
                 guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-                    throw .renderingFailed(reason: "cannot make a \(width) × \(height) image: \(cairo_surface_status(surface).message)")
+                    throw .renderingFailed(
+                        reason: "cannot make a \(width) × \(height) image: \(cairo_surface_status(surface).message)")
                 }
                 do {
                     let canvas = Canvas(surface: surface, fonts: fonts)
@@ -340,9 +367,12 @@ final class DocumentWriter {
                 }
                 let sink = MemorySink()
                 let status = withExtendedLifetime(sink) {
-                    cairo_surface_write_to_png_stream(surface, MemorySink.callback, Unmanaged.passUnretained(sink).toOpaque())
+                    cairo_surface_write_to_png_stream(
+                        surface, MemorySink.callback, Unmanaged.passUnretained(sink).toOpaque())
                 }
-                guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: "PNG encoding: \(status.message)") }
+                guard status == CAIRO_STATUS_SUCCESS else {
+                    throw .renderingFailed(reason: "PNG encoding: \(status.message)")
+                }
                 try file.writeLabels(PNGMetadata.withResolution(sink.bytes, dpi: options.dpi))
             }
         }
@@ -351,9 +381,11 @@ final class DocumentWriter {
         for (index, label) in labels.enumerated() {
             let page = index / layout.labelsPerPage
             let prepared = label.prepared
-            entries.append(LabelRun.Entry(stopID: prepared.stop.id, stopCode: prepared.stop.code, value: prepared.value,
-                                          payload: prepared.payload, page: page + 1, file: files[options.format == .pdf ? 0 : page],
-                                          qrVersion: prepared.qr.version, moduleMM: toMM(label.module)))
+            entries.append(
+                LabelRun.Entry(
+                    stopID: prepared.stop.id, stopCode: prepared.stop.code, value: prepared.value,
+                    payload: prepared.payload, page: page + 1, file: files[options.format == .pdf ? 0 : page],
+                    qrVersion: prepared.qr.version, moduleMM: toMM(label.module)))
             warnings += label.warnings.map { LabelRun.Warning(stopID: prepared.stop.id, message: $0) }
         }
         return (LabelRun(files: files, pages: pages, labels: entries, warnings: warnings), pending)

@@ -56,7 +56,9 @@ public struct RGBColor: Sendable, Hashable {
         guard var text = hex?.trimmingCharacters(in: .whitespaces) else { return nil }
         if text.hasPrefix("#") { text.removeFirst() }
         guard text.utf8.count == 6, let value = UInt32(text, radix: 16) else { return nil }
-        self.init(red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255, blue: Double(value & 0xFF) / 255)
+        self.init(
+            red: Double(value >> 16 & 0xFF) / 255, green: Double(value >> 8 & 0xFF) / 255,
+            blue: Double(value & 0xFF) / 255)
     }
 
     public static let black = RGBColor(red: 0, green: 0, blue: 0)

@@ -1,4 +1,5 @@
 import CQREncode
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -128,7 +129,8 @@ public struct QRMatrix: Sendable, Hashable {
                 var corners: [(x: Int, y: Int)] = []
                 let count = points.count
                 for index in 0..<count {
-                    let previous = points[(index + count - 1) % count], point = points[index], next = points[(index + 1) % count]
+                    let previous = points[(index + count - 1) % count], point = points[index],
+                        next = points[(index + 1) % count]
                     let (px, py) = (previous % stride, previous / stride), (x, y) = (point % stride, point / stride)
                     let (nx, ny) = (next % stride, next / stride)
                     if (x - px) * (ny - y) - (y - py) * (nx - x) != 0 { corners.append((x, y)) }
@@ -168,7 +170,8 @@ public enum QREncodingError: Error, Sendable, Hashable, CustomStringConvertible 
         case .empty: return "the payload is empty"
         case .containsNUL: return "the payload contains a NUL byte"
         case .tooLong(let bytes, let level):
-            return "a \(bytes)-byte payload does not fit in a QR code at error correction \(level) (version 40 is the largest)"
+            return
+                "a \(bytes)-byte payload does not fit in a QR code at error correction \(level) (version 40 is the largest)"
         case .encoderFailed(let reason): return "libqrencode failed: \(reason)"
         }
     }

@@ -12,8 +12,11 @@ public struct ReadBackFailure: Sendable, Hashable, CustomStringConvertible {
     public var found: [String]
 
     public var description: String {
-        let got = found.isEmpty ? "nothing decoded" : "decoded " + found.map { "\"\(Terminal.clean($0, 80))\"" }.joined(separator: ", ")
-        return "stop \(Terminal.clean(stopID, 40)) (\(Terminal.clean(stopName, 50))): \(symbol) does not read back as \"\(Terminal.clean(expected, 160))\" (\(got))"
+        let got =
+            found.isEmpty
+            ? "nothing decoded" : "decoded " + found.map { "\"\(Terminal.clean($0, 80))\"" }.joined(separator: ", ")
+        return
+            "stop \(Terminal.clean(stopID, 40)) (\(Terminal.clean(stopName, 50))): \(symbol) does not read back as \"\(Terminal.clean(expected, 160))\" (\(got))"
     }
 }
 
@@ -44,7 +47,8 @@ final class ReadBackChecker {
         let payload = Array(label.prepared.payload.utf8)
         let symbols = qrDecoder.decode(qrFrame).filter { $0.symbology == .qrCode }
         if symbols.count != 1 || !symbols[0].matches(payload) {
-            failures.append(failure(label, symbol: "QR code", expected: label.prepared.payload, found: symbols.map(\.lossyText)))
+            failures.append(
+                failure(label, symbol: "QR code", expected: label.prepared.payload, found: symbols.map(\.lossyText)))
         }
         if label.prepared.barcode != nil, let box = label.barcodeBox {
             let region = clip(box.insetBy(-2 * label.barModule, -mm(1)), to: bounds)
@@ -52,14 +56,17 @@ final class ReadBackChecker {
             let bars = barDecoder.decode(frame).filter { $0.symbology == .code128 }
             let expected = Array(label.prepared.value.utf8)
             if bars.isEmpty || !bars.allSatisfy({ $0.matches(expected) }) {
-                failures.append(failure(label, symbol: "Code 128", expected: label.prepared.value, found: bars.map(\.lossyText)))
+                failures.append(
+                    failure(label, symbol: "Code 128", expected: label.prepared.value, found: bars.map(\.lossyText)))
             }
         }
         return failures
     }
 
     private func failure(_ label: ComposedLabel, symbol: String, expected: String, found: [String]) -> ReadBackFailure {
-        ReadBackFailure(stopID: label.prepared.stop.id, stopName: label.prepared.stop.name, symbol: symbol, expected: expected, found: found)
+        ReadBackFailure(
+            stopID: label.prepared.stop.id, stopName: label.prepared.stop.name, symbol: symbol, expected: expected,
+            found: found)
     }
 
     private func clip(_ rect: Rect, to bounds: Rect) -> Rect {
@@ -89,7 +96,9 @@ final class ReadBackChecker {
     static func luma(of surface: OpaquePointer, width: Int, height: Int) -> LumaFrame {
         let stride = Int(cairo_image_surface_get_stride(surface))
         var pixels = [UInt8](repeating: 255, count: width * height)
-        guard let data = cairo_image_surface_get_data(surface) else { return LumaFrame(width: width, height: height, pixels: pixels) }
+        guard let data = cairo_image_surface_get_data(surface) else {
+            return LumaFrame(width: width, height: height, pixels: pixels)
+        }
         pixels.withUnsafeMutableBufferPointer { out in
             for y in 0..<height {
                 let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)

@@ -37,9 +37,12 @@ public struct LiveData: Sendable {
     /// How far before the view's moment timetable departures are read, so that late ones still show.
     public static let lookbackMinutes = 30
 
-    public init(mode: RealtimeMode = .mixed, pollSeconds: Int = LiveData.defaultPollSeconds, tripUpdates: Fetched<LiveTimetable>? = nil,
-                alerts: Fetched<AlertIndex>? = nil, hasTripUpdatesFeed: Bool = true, hasAlertsFeed: Bool = true,
-                routes: [String: RouteRecord] = [:], agencyIDs: [String] = []) {
+    public init(
+        mode: RealtimeMode = .mixed, pollSeconds: Int = LiveData.defaultPollSeconds,
+        tripUpdates: Fetched<LiveTimetable>? = nil,
+        alerts: Fetched<AlertIndex>? = nil, hasTripUpdatesFeed: Bool = true, hasAlertsFeed: Bool = true,
+        routes: [String: RouteRecord] = [:], agencyIDs: [String] = []
+    ) {
         self.mode = mode
         self.pollSeconds = pollSeconds
         self.tripUpdates = tripUpdates
@@ -51,16 +54,24 @@ public struct LiveData: Sendable {
     }
 
     /// Loads the timetable's routes and agencies once.
-    public init(database: RouteDatabase, mode: RealtimeMode = .mixed, pollSeconds: Int = LiveData.defaultPollSeconds) throws {
-        self.init(mode: mode, pollSeconds: pollSeconds, routes: try database.routeRecords(), agencyIDs: try database.agencyIDs())
+    public init(
+        database: RouteDatabase, mode: RealtimeMode = .mixed, pollSeconds: Int = LiveData.defaultPollSeconds
+    ) throws {
+        self.init(
+            mode: mode, pollSeconds: pollSeconds, routes: try database.routeRecords(),
+            agencyIDs: try database.agencyIDs())
     }
 
     public func tripUpdatesFreshness(now: Date) -> Freshness {
-        Freshness.evaluate(headerTimestamp: tripUpdates?.headerTimestamp, fetchedAt: tripUpdates?.fetchedAt, now: now, pollSeconds: pollSeconds, mode: mode)
+        Freshness.evaluate(
+            headerTimestamp: tripUpdates?.headerTimestamp, fetchedAt: tripUpdates?.fetchedAt, now: now,
+            pollSeconds: pollSeconds, mode: mode)
     }
 
     public func alertsFreshness(now: Date) -> Freshness {
-        Freshness.evaluate(headerTimestamp: alerts?.headerTimestamp, fetchedAt: alerts?.fetchedAt, now: now, pollSeconds: pollSeconds, mode: mode)
+        Freshness.evaluate(
+            headerTimestamp: alerts?.headerTimestamp, fetchedAt: alerts?.fetchedAt, now: now, pollSeconds: pollSeconds,
+            mode: mode)
     }
 
     /// The stop view a passenger sees at `now`.
@@ -83,7 +94,9 @@ public struct LiveData: Sendable {
                 result.departures = []
                 result.nextDeparture = nil
             case .scheduled:
-                result.departures = view.departures.map { var d = $0; d.realtime = DepartureRealtime(state: .scheduled); return d }
+                result.departures = view.departures.map {
+                    var d = $0; d.realtime = DepartureRealtime(state: .scheduled); return d
+                }
                 result.nextDeparture?.realtime = DepartureRealtime(state: .scheduled)
             case .live:
                 if let live = tripUpdates?.value { apply(live, to: &result, earlier: earlier) }
@@ -95,7 +108,7 @@ public struct LiveData: Sendable {
                 let scope = AlertIndex.Scope(view: result, routes: routes, agencyIDs: agencyIDs)
                 result.alerts = index.select(for: scope, routes: routes, at: now, language: language)
             } else {
-                result.alerts = [] // stale alerts mislead: none rather than old ones
+                result.alerts = []  // stale alerts mislead: none rather than old ones
             }
         }
         return result
@@ -107,7 +120,13 @@ public struct LiveData: Sendable {
         var seen = Set<Key>()
         var departures: [Departure] = []
         for var departure in view.departures + earlier {
-            guard seen.insert(Key(trip: departure.tripID, date: departure.serviceDate, stop: departure.stopID, time: departure.scheduledTime)).inserted else { continue }
+            guard
+                seen.insert(
+                    Key(
+                        trip: departure.tripID, date: departure.serviceDate, stop: departure.stopID,
+                        time: departure.scheduledTime)
+                ).inserted
+            else { continue }
             let (realtime, hidden) = live.realtime(for: departure)
             if hidden { continue }
             departure.realtime = realtime
@@ -117,7 +136,8 @@ public struct LiveData: Sendable {
         }
         departures += live.addedDepartures(at: view.platforms, from: view.at, to: end, routes: routes)
         for index in departures.indices {
-            departures[index].minutesFromNow = Int((departures[index].expectedTime.timeIntervalSince(view.at) / 60).rounded(.down))
+            departures[index].minutesFromNow = Int(
+                (departures[index].expectedTime.timeIntervalSince(view.at) / 60).rounded(.down))
         }
         departures.sort { ($0.expectedTime, $0.tripID) < ($1.expectedTime, $1.tripID) }
         view.departures = departures

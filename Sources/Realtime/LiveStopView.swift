@@ -6,15 +6,21 @@ extension RouteDatabase {
     /// The stop view with live data applied: the timetable view at `at`, plus the departures of the
     /// `LiveData.lookbackMinutes` before it (a late bus scheduled before `at` still leaves after it), through
     /// `LiveData.apply`. `now` is the wall clock the freshness verdict uses.
-    public func liveStopView(for stop: ResolvedStop, at: Date, windowMinutes: Int = 60, nearbyRadiusMeters: Int = 400,
-                             live: LiveData, now: Date, language: String) throws -> StopView {
+    public func liveStopView(
+        for stop: ResolvedStop, at: Date, windowMinutes: Int = 60, nearbyRadiusMeters: Int = 400,
+        live: LiveData, now: Date, language: String
+    ) throws -> StopView {
         let view = try stopView(for: stop, at: at, windowMinutes: windowMinutes, nearbyRadiusMeters: nearbyRadiusMeters)
-        guard live.mode != .offline, live.hasTripUpdatesFeed, live.tripUpdatesFreshness(now: now).display == .live else {
+        guard live.mode != .offline, live.hasTripUpdatesFeed, live.tripUpdatesFreshness(now: now).display == .live
+        else {
             return live.apply(to: view, now: now, language: language)
         }
         let lookback = TimeInterval(LiveData.lookbackMinutes * 60)
         // Before the timetable's first day there is nothing earlier to read.
-        let earlier = (try? stopView(for: stop, at: at.addingTimeInterval(-lookback), windowMinutes: LiveData.lookbackMinutes, nearbyRadiusMeters: 0))?.departures ?? []
+        let earlier =
+            (try? stopView(
+                for: stop, at: at.addingTimeInterval(-lookback), windowMinutes: LiveData.lookbackMinutes,
+                nearbyRadiusMeters: 0))?.departures ?? []
         return live.apply(to: view, earlier: earlier, now: now, language: language)
     }
 }

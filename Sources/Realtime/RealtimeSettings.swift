@@ -11,8 +11,10 @@ public struct RealtimeSettings: Sendable, Equatable {
     public var mode: RealtimeMode
     public var headers: [String: String]
 
-    public init(tripUpdates: String? = nil, alerts: String? = nil, vehiclePositions: String? = nil,
-                pollSeconds: Int = LiveData.defaultPollSeconds, mode: RealtimeMode = .mixed, headers: [String: String] = [:]) {
+    public init(
+        tripUpdates: String? = nil, alerts: String? = nil, vehiclePositions: String? = nil,
+        pollSeconds: Int = LiveData.defaultPollSeconds, mode: RealtimeMode = .mixed, headers: [String: String] = [:]
+    ) {
         self.tripUpdates = tripUpdates
         self.alerts = alerts
         self.vehiclePositions = vehiclePositions
@@ -24,15 +26,20 @@ public struct RealtimeSettings: Sendable, Equatable {
     /// Why the settings cannot be used, one sentence each (empty when they can).
     public var problems: [String] {
         var result: [String] = []
-        if !(5...3600).contains(pollSeconds) { result.append("[realtime] poll_seconds must be between 5 and 3600 (got \(pollSeconds))") }
-        for (key, value) in [("trip_updates", tripUpdates), ("alerts", alerts), ("vehicle_positions", vehiclePositions)] {
+        if !(5...3600).contains(pollSeconds) {
+            result.append("[realtime] poll_seconds must be between 5 and 3600 (got \(pollSeconds))")
+        }
+        for (key, value) in [
+            ("trip_updates", tripUpdates), ("alerts", alerts), ("vehicle_positions", vehiclePositions),
+        ] {
             guard let value else { continue }
             if value.isEmpty { result.append("[realtime] \(key) is empty: give a file path or an http(s):// URL") }
             if value.contains("://") && !(value.hasPrefix("http://") || value.hasPrefix("https://")) {
                 result.append("[realtime] \(key) '\(value.prefix(60))' is neither a file path nor an http(s):// URL")
             }
         }
-        for name in headers.keys where name.isEmpty || name.contains(where: { $0 == ":" || $0.isWhitespace || !$0.isASCII }) {
+        for name in headers.keys
+        where name.isEmpty || name.contains(where: { $0 == ":" || $0.isWhitespace || !$0.isASCII }) {
             result.append("[realtime] headers: '\(name.prefix(40))' is not a valid HTTP header name")
         }
         for (name, value) in headers where value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {

@@ -60,16 +60,25 @@ public struct DemoRecorder {
             let side = n % 2 == 0 ? 1.0 : -1.0
             // Coming closer: small, turned, moving.
             var approach = scene(variant: n % 2)
-            composite(shot.texture, into: &approach, quad: quad(centerX: 0.5 + 0.18 * side, centerY: 0.58, widthFraction: 0.42, texture: shot.texture,
-                                                           rotation: 0.22 * side, yaw: 0.22 * side))
+            composite(
+                shot.texture, into: &approach,
+                quad: quad(
+                    centerX: 0.5 + 0.18 * side, centerY: 0.58, widthFraction: 0.42, texture: shot.texture,
+                    rotation: 0.22 * side, yaw: 0.22 * side))
             // Held: large, a little turned and tilted.
             var held = scene(variant: n % 2)
-            composite(shot.texture, into: &held, quad: quad(centerX: 0.5 + 0.03 * side, centerY: 0.5, widthFraction: 0.8, texture: shot.texture,
-                                                       rotation: 0.07 * side, yaw: 0.12 * side))
+            composite(
+                shot.texture, into: &held,
+                quad: quad(
+                    centerX: 0.5 + 0.03 * side, centerY: 0.5, widthFraction: 0.8, texture: shot.texture,
+                    rotation: 0.07 * side, yaw: 0.12 * side))
             // Taken away.
             var leave = scene(variant: n % 2)
-            composite(shot.texture, into: &leave, quad: quad(centerX: 0.5 - 0.3 * side, centerY: 0.62, widthFraction: 0.55, texture: shot.texture,
-                                                        rotation: -0.15 * side, yaw: -0.2 * side))
+            composite(
+                shot.texture, into: &leave,
+                quad: quad(
+                    centerX: 0.5 - 0.3 * side, centerY: 0.62, widthFraction: 0.55, texture: shot.texture,
+                    rotation: -0.15 * side, yaw: -0.2 * side))
             let approachFrame = finish(approach, blur: 2, motion: 9, noise: 6, seed: seed, light: n % 3)
             let heldFrame = finish(held, blur: 1, motion: 0, noise: 5, seed: seed + 1, light: n % 3)
             let leaveFrame = finish(leave, blur: 2, motion: 14, noise: 6, seed: seed + 2, light: n % 3)
@@ -88,9 +97,11 @@ public struct DemoRecorder {
 
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let video = "session.y4m"
-        try Y4MWriter.write(frames, to: directory + "/" + video, colourspace: .mono, frameRate: Y4MRatio(Int(framesPerSecond), 1))
-        let session = DemoSession(video: video, framesPerSecond: framesPerSecond, steps: steps, labels: labels,
-                                  homeStop: homeStop, fallbackStart: fallbackStart)
+        try Y4MWriter.write(
+            frames, to: directory + "/" + video, colourspace: .mono, frameRate: Y4MRatio(Int(framesPerSecond), 1))
+        let session = DemoSession(
+            video: video, framesPerSecond: framesPerSecond, steps: steps, labels: labels,
+            homeStop: homeStop, fallbackStart: fallbackStart)
         try session.write(to: directory + "/session.json")
         return session
     }
@@ -104,12 +115,12 @@ public struct DemoRecorder {
             let fy = Float(y) / Float(height)
             for x in 0..<width {
                 let fx = Float(x) / Float(width)
-                var v: Float = 150 + 40 * fx - 60 * fy                      // daylight from the upper right
-                if fy > 0.82 { v = 95 + 10 * sin(Float(x) * 0.05) }         // the pavement
-                if fy < 0.08 { v = 60 }                                     // the shelter's roof edge
+                var v: Float = 150 + 40 * fx - 60 * fy  // daylight from the upper right
+                if fy > 0.82 { v = 95 + 10 * sin(Float(x) * 0.05) }  // the pavement
+                if fy < 0.08 { v = 60 }  // the shelter's roof edge
                 let post = variant == 0 ? 0.12 : 0.86
-                if abs(fx - Float(post)) < 0.025 { v = 70 }                 // a post
-                if variant == 1, fy > 0.3, fy < 0.7, fx > 0.05, fx < 0.3 { v = 185 } // a timetable poster
+                if abs(fx - Float(post)) < 0.025 { v = 70 }  // a post
+                if variant == 1, fy > 0.3, fy < 0.7, fx > 0.05, fx < 0.3 { v = 185 }  // a timetable poster
                 pixels[y * width + x] = v
             }
         }
@@ -118,12 +129,17 @@ public struct DemoRecorder {
 
     /// Corners (top-left, top-right, bottom-right, bottom-left) of a label of the texture's aspect, `widthFraction`
     /// of the frame wide, turned by `rotation` radians and seen at a `yaw` (the far edge shorter).
-    func quad(centerX: Double, centerY: Double, widthFraction: Double, texture: LumaFrame, rotation: Double, yaw: Double) -> [(Double, Double)] {
+    func quad(
+        centerX: Double, centerY: Double, widthFraction: Double, texture: LumaFrame, rotation: Double, yaw: Double
+    ) -> [(Double, Double)] {
         let w = widthFraction * Double(width)
         let h = w * Double(texture.height) / Double(texture.width)
         let near = 1.0, far = 1.0 - abs(yaw)
         let (leftScale, rightScale) = yaw >= 0 ? (near, far) : (far, near)
-        let local: [(Double, Double)] = [(-w / 2, -h / 2 * leftScale), (w / 2, -h / 2 * rightScale), (w / 2, h / 2 * rightScale), (-w / 2, h / 2 * leftScale)]
+        let local: [(Double, Double)] = [
+            (-w / 2, -h / 2 * leftScale), (w / 2, -h / 2 * rightScale), (w / 2, h / 2 * rightScale),
+            (-w / 2, h / 2 * leftScale),
+        ]
         let c = cos(rotation), s = sin(rotation)
         let cx = centerX * Double(width), cy = centerY * Double(height)
         return local.map { (x, y) in (cx + x * c - y * s, cy + x * s + y * c) }
@@ -142,8 +158,10 @@ public struct DemoRecorder {
         let A = e - f * h, B = c * h - b, C = b * f - c * e
         let D = f * g - d, E = a - c * g, F = c * d - a * f
         let G = d * h - e * g, H = b * g - a * h, I = a * e - b * d
-        let minX = max(0, Int(p.map(\.0).min()!.rounded(.down))), maxX = min(width - 1, Int(p.map(\.0).max()!.rounded(.up)))
-        let minY = max(0, Int(p.map(\.1).min()!.rounded(.down))), maxY = min(height - 1, Int(p.map(\.1).max()!.rounded(.up)))
+        let minX = max(0, Int(p.map(\.0).min()!.rounded(.down))),
+            maxX = min(width - 1, Int(p.map(\.0).max()!.rounded(.up)))
+        let minY = max(0, Int(p.map(\.1).min()!.rounded(.down))),
+            maxY = min(height - 1, Int(p.map(\.1).max()!.rounded(.up)))
         guard minX <= maxX, minY <= maxY else { return }
         let tw = texture.width, th = texture.height
         texture.pixels.withUnsafeBufferPointer { tex in
@@ -169,13 +187,15 @@ public struct DemoRecorder {
     func finish(_ input: [Float], blur: Int, motion: Int, noise: Float, seed: UInt64, light: Int) -> LumaFrame {
         var pixels = input
         // Uneven light: a bright spot (sun through the roof) and a shadow falling across one side.
-        let spotX = Float([0.7, 0.3, 0.55][light % 3]) * Float(width), spotY = Float([0.3, 0.4, 0.2][light % 3]) * Float(height)
+        let spotX = Float([0.7, 0.3, 0.55][light % 3]) * Float(width),
+            spotY = Float([0.3, 0.4, 0.2][light % 3]) * Float(height)
         let radius = Float(width) * 0.35
         for y in 0..<height {
             for x in 0..<width {
                 let dx = Float(x) - spotX, dy = Float(y) - spotY
                 let spot = 0.3 * exp(-(dx * dx + dy * dy) / (2 * radius * radius))
-                let shadow: Float = light % 2 == 0 ? 0.8 + 0.2 * Float(x) / Float(width) : 1.0 - 0.25 * Float(y) / Float(height)
+                let shadow: Float =
+                    light % 2 == 0 ? 0.8 + 0.2 * Float(x) / Float(width) : 1.0 - 0.25 * Float(y) / Float(height)
                 pixels[y * width + x] *= (shadow + spot)
             }
         }
@@ -217,7 +237,8 @@ public struct DemoRecorder {
                 for y in -vertical...vertical { sum += result[min(height - 1, max(0, y)) * width + x] }
                 for y in 0..<height {
                     temp[y * width + x] = sum / Float(2 * vertical + 1)
-                    sum += result[min(height - 1, y + vertical + 1) * width + x] - result[max(0, y - vertical) * width + x]
+                    sum +=
+                        result[min(height - 1, y + vertical + 1) * width + x] - result[max(0, y - vertical) * width + x]
                 }
             }
             result = temp
@@ -232,7 +253,8 @@ public enum DemoRecordingError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unreadable(payload, decoded):
-            return "the held frame of '\(payload)' does not decode (decoder found: \(decoded.isEmpty ? "nothing" : decoded.joined(separator: ", "))); make the label larger"
+            return
+                "the held frame of '\(payload)' does not decode (decoder found: \(decoded.isEmpty ? "nothing" : decoded.joined(separator: ", "))); make the label larger"
         }
     }
 }

@@ -47,7 +47,9 @@ public struct DemoSession: Sendable, Codable, Equatable {
     /// The local time of day (HH:MM) the demo clock starts at when the real one is outside service hours.
     public var fallbackStart: String
 
-    public init(video: String, framesPerSecond: Double, steps: [Step], labels: [Shown], homeStop: String, fallbackStart: String) {
+    public init(
+        video: String, framesPerSecond: Double, steps: [Step], labels: [Shown], homeStop: String, fallbackStart: String
+    ) {
         self.video = video
         self.framesPerSecond = framesPerSecond
         self.steps = steps
@@ -109,7 +111,8 @@ public final class DemoReplaySource: FrameSource {
         self.frames = frames
         guard !session.steps.isEmpty else { throw .invalidConfiguration("demo session \(videoPath) has no steps") }
         if let bad = session.steps.first(where: { $0.frame < 0 || $0.frame >= frames.count }) {
-            throw .invalidConfiguration("demo session step shows frame \(bad.frame), but \(videoPath) has \(frames.count) frames")
+            throw .invalidConfiguration(
+                "demo session step shows frame \(bad.frame), but \(videoPath) has \(frames.count) frames")
         }
     }
 
@@ -158,12 +161,15 @@ public final class DemoReplaySource: FrameSource {
 public enum DemoSessionLocator {
     public static let fileName = "session.json"
 
-    public static func candidates(resourceDirectory: URL?, executable: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
-                                  sourceFile: String = #filePath) -> [String] {
+    public static func candidates(
+        resourceDirectory: URL?, executable: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
+        sourceFile: String = #filePath
+    ) -> [String] {
         var paths: [String] = []
         if let resourceDirectory { paths.append(resourceDirectory.appendingPathComponent("demo/\(fileName)").path) }
         // Sources/KioskUI/DemoSession.swift → repository root.
-        let repository = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         paths.append(repository.appendingPathComponent("assets/demo/\(fileName)").path)
         // .build/<config>/kiosk → repository root.
         var dir = executable.deletingLastPathComponent()

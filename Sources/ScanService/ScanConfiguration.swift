@@ -1,8 +1,8 @@
-import KioskConfiguration
 import Foundation
-import TransitModel
+import KioskConfiguration
 import Scanning
 import StopCodes
+import TransitModel
 
 /// How a `ScanPipeline` decodes, debounces and keeps time.
 public struct ScanPipelineConfiguration: Sendable, Equatable {
@@ -27,10 +27,12 @@ public struct ScanPipelineConfiguration: Sendable, Equatable {
     /// budget nil) always, on camera frames on code-like regions within a per-frame time budget.
     public var decoders: [DecoderKind]
 
-    public init(decoder: DecoderConfiguration = .video, debounceInterval: Duration = .seconds(3),
-                changeDetection: FrameChangeDetector.Configuration? = FrameChangeDetector.Configuration(),
-                timeline: ScanTimeline = .arrival, frameTimeout: Duration = .seconds(1), textLimit: Int = 256,
-                trackingInterval: Int = 10, decoders: [DecoderKind] = DecoderKind.allCases) {
+    public init(
+        decoder: DecoderConfiguration = .video, debounceInterval: Duration = .seconds(3),
+        changeDetection: FrameChangeDetector.Configuration? = FrameChangeDetector.Configuration(),
+        timeline: ScanTimeline = .arrival, frameTimeout: Duration = .seconds(1), textLimit: Int = 256,
+        trackingInterval: Int = 10, decoders: [DecoderKind] = DecoderKind.allCases
+    ) {
         self.decoder = decoder
         self.debounceInterval = debounceInterval < .zero ? .zero : debounceInterval
         self.changeDetection = changeDetection
@@ -50,8 +52,9 @@ public struct ScanPipelineConfiguration: Sendable, Equatable {
         decoder.symbologies = try ScanSymbologies.parse(config.symbologies)
         let decoders: [DecoderKind]
         do { decoders = try DecoderKind.parse(config.decoders) } catch { throw .invalidDecoders(error) }
-        self.init(decoder: decoder, debounceInterval: .nanoseconds(Int64((config.debounceSeconds * 1e9).rounded())),
-                  decoders: decoders)
+        self.init(
+            decoder: decoder, debounceInterval: .nanoseconds(Int64((config.debounceSeconds * 1e9).rounded())),
+            decoders: decoders)
     }
 }
 
@@ -73,4 +76,3 @@ public enum ScanTimeline: Sendable, Equatable {
         }
     }
 }
-

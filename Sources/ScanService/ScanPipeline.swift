@@ -1,5 +1,5 @@
-import KioskConfiguration
 import Dispatch
+import KioskConfiguration
 import Scanning
 import StopCodes
 import TransitModel
@@ -129,14 +129,17 @@ public final class ScanPipeline {
     private let cameraEvents = EventBuffer()
     private var ended = false
 
-    public init(source: (any FrameSource)?, resolver: ScanResolver,
-                configuration: ScanPipelineConfiguration = ScanPipelineConfiguration()) {
+    public init(
+        source: (any FrameSource)?, resolver: ScanResolver,
+        configuration: ScanPipelineConfiguration = ScanPipelineConfiguration()
+    ) {
         var resolver = resolver
         resolver.textLimit = max(8, configuration.textLimit)
         self.source = source
         self.resolver = resolver
         self.configuration = configuration
-        self.decoder = DecoderChain(configuration: DecoderChainConfiguration(zbar: configuration.decoder, decoders: configuration.decoders))
+        self.decoder = DecoderChain(
+            configuration: DecoderChainConfiguration(zbar: configuration.decoder, decoders: configuration.decoders))
         self.detector = configuration.changeDetection.map { FrameChangeDetector(configuration: $0) }
         self.debounce = DebounceFilter(interval: configuration.debounceInterval)
         if let camera = source as? ReconnectingCameraSource {
@@ -229,11 +232,15 @@ public final class ScanPipeline {
             }
             let outcome = resolver.resolve(symbol)
             statistics.scans += 1
-            events.append(.scan(ScanResult(
-                source: sourceName ?? source?.name ?? "frames", frame: frame.sequence, symbology: symbol.symbology,
-                text: outcome.text, status: outcome.status, stop: outcome.stop, reference: outcome.reference,
-                detail: outcome.detail, foundBy: symbol.foundBy, carriedOver: carried, arrivalNanos: arrival,
-                resolvedNanos: DispatchTime.now().uptimeNanoseconds, payloadText: symbol.text ?? symbol.lossyText)))
+            events.append(
+                .scan(
+                    ScanResult(
+                        source: sourceName ?? source?.name ?? "frames", frame: frame.sequence,
+                        symbology: symbol.symbology,
+                        text: outcome.text, status: outcome.status, stop: outcome.stop, reference: outcome.reference,
+                        detail: outcome.detail, foundBy: symbol.foundBy, carriedOver: carried, arrivalNanos: arrival,
+                        resolvedNanos: DispatchTime.now().uptimeNanoseconds,
+                        payloadText: symbol.text ?? symbol.lossyText)))
         }
         return events
     }
@@ -241,8 +248,10 @@ public final class ScanPipeline {
     /// Runs until the replay ends, `shouldStop` returns true (checked between frames: at least every
     /// `frameTimeout` with a camera), or `onEvent` returns `.stop`. Capture errors that end the loop are thrown,
     /// as are errors thrown by `onEvent`.
-    public func run(until shouldStop: () -> Bool = { false },
-                    onEvent: (ScanEvent) throws -> ScanLoopControl) throws {
+    public func run(
+        until shouldStop: () -> Bool = { false },
+        onEvent: (ScanEvent) throws -> ScanLoopControl
+    ) throws {
         while !shouldStop() {
             guard let events = try next() else { return }
             for event in events where try onEvent(event) == .stop { return }
@@ -255,12 +264,15 @@ public final class ScanPipeline {
     /// for long.
     private func decode(_ frame: LumaFrame) -> [DecodedSymbol] {
         if let region = tracked, region.width == frame.width, region.height == frame.height,
-           decodesSinceFullFrame + 1 < configuration.trackingInterval,
-           let crop = ScanRegion.crop(frame, around: region.box) {
+            decodesSinceFullFrame + 1 < configuration.trackingInterval,
+            let crop = ScanRegion.crop(frame, around: region.box)
+        {
             var found = decoder.run(region.pass, on: crop.frame)
             if !found.isEmpty {
                 for index in found.indices {
-                    found[index].points = found[index].points.map { FramePoint(x: $0.x + crop.origin.x, y: $0.y + crop.origin.y) }
+                    found[index].points = found[index].points.map {
+                        FramePoint(x: $0.x + crop.origin.x, y: $0.y + crop.origin.y)
+                    }
                 }
                 decodesSinceFullFrame += 1
                 statistics.regionDecodes += 1
@@ -306,7 +318,8 @@ enum ScanRegion {
     static func crop(_ frame: LumaFrame, around box: FrameRect) -> (frame: LumaFrame, origin: FramePoint)? {
         let marginX = max(32, box.width / 2), marginY = max(32, box.height / 2)
         let left = max(0, box.x - marginX), top = max(0, box.y - marginY)
-        let right = min(frame.width, box.x + box.width + marginX), bottom = min(frame.height, box.y + box.height + marginY)
+        let right = min(frame.width, box.x + box.width + marginX),
+            bottom = min(frame.height, box.y + box.height + marginY)
         let width = right - left, height = bottom - top
         guard width > 0, height > 0, width * height * 2 <= frame.width * frame.height else { return nil }
         var pixels = [UInt8](repeating: 0, count: width * height)
@@ -319,8 +332,12 @@ enum ScanRegion {
                 }
             }
         }
-        return (LumaFrame(width: width, height: height, pixels: pixels, sequence: frame.sequence, arrivalNanos: frame.arrivalNanos),
-                FramePoint(x: left, y: top))
+        return (
+            LumaFrame(
+                width: width, height: height, pixels: pixels, sequence: frame.sequence, arrivalNanos: frame.arrivalNanos
+            ),
+            FramePoint(x: left, y: top)
+        )
     }
 }
 

@@ -41,7 +41,7 @@ public enum ScanJSON {
             try container.encode(displayText, forKey: .displayText)
             try container.encode(decoder, forKey: .decoder)
             try container.encode(status, forKey: .status)
-            try container.encode(stop, forKey: .stop) // null when absent: every line has the same keys
+            try container.encode(stop, forKey: .stop)  // null when absent: every line has the same keys
             try container.encode(detail, forKey: .detail)
             try container.encode(foundBy, forKey: .foundBy)
             try container.encode(latencyMs, forKey: .latencyMs)
@@ -54,18 +54,22 @@ public enum ScanJSON {
 
     public static func line(_ scan: ScanResult) -> String {
         let stop = scan.stop.map { resolved in
-            Line.Stop(id: resolved.stop.id, code: resolved.stop.code, name: resolved.stop.name,
-                      platforms: resolved.platforms.count > 1 || resolved.platforms.first?.id != resolved.stop.id
-                          ? resolved.platforms.map(\.id) : nil)
+            Line.Stop(
+                id: resolved.stop.id, code: resolved.stop.code, name: resolved.stop.name,
+                platforms: resolved.platforms.count > 1 || resolved.platforms.first?.id != resolved.stop.id
+                    ? resolved.platforms.map(\.id) : nil)
         }
-        let line = Line(source: scan.source, frame: scan.frame, symbology: scan.symbology.name, text: scan.payloadText,
-                        displayText: scan.text, decoder: scan.foundBy.decoder.rawValue, status: scan.status.rawValue, stop: stop, detail: scan.detail, foundBy: scan.foundBy.description,
-                        latencyMs: (Double(scan.latencyNanos) / 1e4).rounded() / 100)
+        let line = Line(
+            source: scan.source, frame: scan.frame, symbology: scan.symbology.name, text: scan.payloadText,
+            displayText: scan.text, decoder: scan.foundBy.decoder.rawValue, status: scan.status.rawValue, stop: stop,
+            detail: scan.detail, foundBy: scan.foundBy.description,
+            latencyMs: (Double(scan.latencyNanos) / 1e4).rounded() / 100)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
         // Every value is a string, number or null: encoding cannot fail.
-        return JSONText.escapingInvisibleControls(String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self))
+        return JSONText.escapingInvisibleControls(
+            String(decoding: (try? encoder.encode(line)) ?? Data("{}".utf8), as: UTF8.self))
     }
 }
 
@@ -83,7 +87,8 @@ public enum ScanText {
         } else if let detail = scan.detail {
             verdict += " (\(clean(detail)))"
         }
-        return "\(clean(scan.source)):\(scan.frame)  \(scan.symbology.name)  \(verdict)  \(scan.text.isEmpty ? "\"\"" : scan.text)"
+        return
+            "\(clean(scan.source)):\(scan.frame)  \(scan.symbology.name)  \(verdict)  \(scan.text.isEmpty ? "\"\"" : scan.text)"
     }
 
     /// A camera state change, for the status line and standard error.
@@ -95,7 +100,8 @@ public enum ScanText {
             let wait = String(format: "%g", Double(seconds) + Double(attoseconds) / 1e18)
             let unavailable = language == .es ? "cámara no disponible" : "camera unavailable"
             let retry = language == .es ? "intento \(attempt + 1) en \(wait) s" : "retry \(attempt + 1) in \(wait) s"
-            return "\(device): \(unavailable) [\(error.kind)]: \(TerminalText.sanitize(error.description, maxLength: 300)); \(retry)"
+            return
+                "\(device): \(unavailable) [\(error.kind)]: \(TerminalText.sanitize(error.description, maxLength: 300)); \(retry)"
         case .streaming:
             return "\(device): " + (language == .es ? "cámara lista" : "camera ready") + " (\(state.description))"
         case .idle, .closed:

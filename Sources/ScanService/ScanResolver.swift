@@ -33,7 +33,10 @@ public struct ScanOutcome: Sendable, Equatable {
     /// Why, in a few words, for anything but `.stop` (e.g. "signature does not verify with key …"). Sanitised.
     public var detail: String?
 
-    public init(status: ScanStatus, text: String, stop: ResolvedStop? = nil, reference: StopReference? = nil, detail: String? = nil) {
+    public init(
+        status: ScanStatus, text: String, stop: ResolvedStop? = nil, reference: StopReference? = nil,
+        detail: String? = nil
+    ) {
         self.status = status
         self.text = text
         self.stop = stop
@@ -90,22 +93,28 @@ public struct ScanResolver: Sendable {
         case .notAStopCode:
             return ScanOutcome(status: .notAStopCode, text: text, detail: shown.isEmpty ? "empty payload" : nil)
         case .forged(let reason, let claimed):
-            return ScanOutcome(status: .forged, text: text, reference: claimed,
-                               detail: TerminalText.sanitize(reason.description, maxLength: 120))
+            return ScanOutcome(
+                status: .forged, text: text, reference: claimed,
+                detail: TerminalText.sanitize(reason.description, maxLength: 120))
         case .signatureRequired(let reference):
-            return ScanOutcome(status: .signatureRequired, text: text, reference: reference,
-                               detail: "unsigned label; this kiosk accepts only signed labels")
+            return ScanOutcome(
+                status: .signatureRequired, text: text, reference: reference,
+                detail: "unsigned label; this kiosk accepts only signed labels")
         case .stopReference(let reference):
             do {
                 guard let stop = try lookUp(reference) else {
-                    return ScanOutcome(status: .unknownStop, text: text, reference: reference,
-                                       detail: "no stop \(Self.describe(reference.kind)) '\(TerminalText.sanitize(reference.value, maxLength: 60))' in this database")
+                    return ScanOutcome(
+                        status: .unknownStop, text: text, reference: reference,
+                        detail:
+                            "no stop \(Self.describe(reference.kind)) '\(TerminalText.sanitize(reference.value, maxLength: 60))' in this database"
+                    )
                 }
                 return ScanOutcome(status: .stop, text: text, stop: stop, reference: reference)
             } catch {
                 // A failing read-only database is not the passenger's fault; say what happened and keep scanning.
-                return ScanOutcome(status: .unknownStop, text: text, reference: reference,
-                                   detail: "database error: \(TerminalText.sanitize(String(describing: error), maxLength: 160))")
+                return ScanOutcome(
+                    status: .unknownStop, text: text, reference: reference,
+                    detail: "database error: \(TerminalText.sanitize(String(describing: error), maxLength: 160))")
             }
         }
     }

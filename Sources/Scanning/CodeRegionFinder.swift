@@ -16,8 +16,10 @@ public struct CodeRegionFinder: Sendable {
         public var minimumEdges: Int
         public var minimumCells: Int
 
-        public init(cellSize: Int = 32, linesPerCell: Int = 4, edgeThreshold: Int = 28, minimumEdges: Int = 4,
-                    minimumCells: Int = 3) {
+        public init(
+            cellSize: Int = 32, linesPerCell: Int = 4, edgeThreshold: Int = 28, minimumEdges: Int = 4,
+            minimumCells: Int = 3
+        ) {
             self.cellSize = max(8, cellSize)
             self.linesPerCell = max(1, linesPerCell)
             self.edgeThreshold = max(1, edgeThreshold)

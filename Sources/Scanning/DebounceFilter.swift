@@ -37,9 +37,11 @@ public struct DebounceFilter<Payload: Hashable & Sendable>: Sendable {
         self.mode = mode
         self.capacity = max(1, capacity)
         let components = interval.components
-        let nanos = components.seconds <= 0 && components.attoseconds <= 0
+        let nanos =
+            components.seconds <= 0 && components.attoseconds <= 0
             ? 0
-            : UInt64(clamping: components.seconds) &* 1_000_000_000 &+ UInt64(clamping: components.attoseconds / 1_000_000_000)
+            : UInt64(clamping: components.seconds) &* 1_000_000_000
+                &+ UInt64(clamping: components.attoseconds / 1_000_000_000)
         self.intervalNanos = nanos
     }
 

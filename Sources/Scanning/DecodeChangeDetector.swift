@@ -28,8 +28,10 @@ public struct FrameChangeDetector: Sendable {
         public var settleFrames: Int
         public var refreshInterval: Int
 
-        public init(columns: Int = 32, rows: Int = 24, samplesPerSide: Int = 4, cellThreshold: Int = 10,
-                    minimumChangedCells: Int = 2, settleFrames: Int = 5, refreshInterval: Int = 60) {
+        public init(
+            columns: Int = 32, rows: Int = 24, samplesPerSide: Int = 4, cellThreshold: Int = 10,
+            minimumChangedCells: Int = 2, settleFrames: Int = 5, refreshInterval: Int = 60
+        ) {
             self.columns = max(1, columns)
             self.rows = max(1, rows)
             self.samplesPerSide = max(1, samplesPerSide)

@@ -54,8 +54,9 @@ public enum RecoveryStep: String, Sendable, Hashable, CaseIterable {
     func apply(to frame: LumaFrame) -> TransformedImage? {
         switch self {
         case .inverted:
-            return TransformedImage(pixels: ImageOps.inverted(frame.pixels), width: frame.width,
-                                    height: frame.height, mapping: .identity)
+            return TransformedImage(
+                pixels: ImageOps.inverted(frame.pixels), width: frame.width,
+                height: frame.height, mapping: .identity)
         case .halfScale: return ImageOps.boxReduce(frame, factor: 2)
         case .thirdScale: return ImageOps.boxReduce(frame, factor: 3)
         case .quarterScale: return ImageOps.boxReduce(frame, factor: 4)
@@ -71,19 +72,24 @@ public enum RecoveryStep: String, Sendable, Hashable, CaseIterable {
             guard let pixels = ImageOps.contrastStretched(frame.pixels) else { return nil }
             return TransformedImage(pixels: pixels, width: frame.width, height: frame.height, mapping: .identity)
         case .blur:
-            return TransformedImage(pixels: ImageOps.boxBlur3(frame), width: frame.width, height: frame.height,
-                                    mapping: .identity)
+            return TransformedImage(
+                pixels: ImageOps.boxBlur3(frame), width: frame.width, height: frame.height,
+                mapping: .identity)
         case .doubleScale: return ImageOps.doubled(frame)
         case .quietZone: return ImageOps.padded(frame)
         case .quietZoneDoubleScale:
             guard let padded = ImageOps.padded(frame),
-                  var doubled = ImageOps.doubled(LumaFrame(width: padded.width, height: padded.height,
-                                                           pixels: padded.pixels)) else { return nil }
+                var doubled = ImageOps.doubled(
+                    LumaFrame(
+                        width: padded.width, height: padded.height,
+                        pixels: padded.pixels))
+            else { return nil }
             doubled.mapping = PointMapping(scale: 0.5, offsetX: padded.mapping.offsetX, offsetY: padded.mapping.offsetY)
             return doubled
         case .binarize:
-            return TransformedImage(pixels: ImageOps.binarized(frame), width: frame.width, height: frame.height,
-                                    mapping: .identity)
+            return TransformedImage(
+                pixels: ImageOps.binarized(frame), width: frame.width, height: frame.height,
+                mapping: .identity)
         }
     }
 }
@@ -139,8 +145,9 @@ enum ImageOps {
                 }
             }
         }
-        return TransformedImage(pixels: output, width: width, height: height,
-                                mapping: PointMapping(scale: Double(factor), offsetX: 0, offsetY: 0))
+        return TransformedImage(
+            pixels: output, width: width, height: height,
+            mapping: PointMapping(scale: Double(factor), offsetX: 0, offsetY: 0))
     }
 
     /// Linear stretch of the 1st…99th percentiles to the full range; nil when the frame already spans most of
@@ -215,8 +222,9 @@ enum ImageOps {
                 for y in 0..<height {
                     let row = y * width
                     for x in 0..<width {
-                        middle[row + x] = min(source[row + max(0, x - 1)], source[row + x],
-                                              source[row + min(width - 1, x + 1)])
+                        middle[row + x] = min(
+                            source[row + max(0, x - 1)], source[row + x],
+                            source[row + min(width - 1, x + 1)])
                     }
                 }
             }
@@ -248,8 +256,9 @@ enum ImageOps {
                 }
             }
         }
-        return TransformedImage(pixels: output, width: width, height: height,
-                                mapping: PointMapping(scale: 1, offsetX: -margin, offsetY: -margin))
+        return TransformedImage(
+            pixels: output, width: width, height: height,
+            mapping: PointMapping(scale: 1, offsetX: -margin, offsetY: -margin))
     }
 
     /// 2× bilinear enlargement; nil when the result would be too large.
@@ -269,15 +278,18 @@ enum ImageOps {
                         let fx = max(0, Double(x) / 2 - 0.25)
                         let x0 = min(Int(fx), sourceWidth - 1), x1 = min(x0 + 1, sourceWidth - 1)
                         let wx = Int((fx - Double(x0)) * 256)
-                        let top = Int(source[y0 * sourceWidth + x0]) * (256 - wx) + Int(source[y0 * sourceWidth + x1]) * wx
-                        let bottom = Int(source[y1 * sourceWidth + x0]) * (256 - wx) + Int(source[y1 * sourceWidth + x1]) * wx
+                        let top =
+                            Int(source[y0 * sourceWidth + x0]) * (256 - wx) + Int(source[y0 * sourceWidth + x1]) * wx
+                        let bottom =
+                            Int(source[y1 * sourceWidth + x0]) * (256 - wx) + Int(source[y1 * sourceWidth + x1]) * wx
                         destination[y * width + x] = UInt8((top * (256 - wy) + bottom * wy + 32768) >> 16)
                     }
                 }
             }
         }
-        return TransformedImage(pixels: output, width: width, height: height,
-                                mapping: PointMapping(scale: 0.5, offsetX: 0, offsetY: 0))
+        return TransformedImage(
+            pixels: output, width: width, height: height,
+            mapping: PointMapping(scale: 0.5, offsetX: 0, offsetY: 0))
     }
 
     /// Threshold against the local mean (window about an eighth of the smaller side), via an integral image.
@@ -303,7 +315,8 @@ enum ImageOps {
                         for x in 0..<width {
                             let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
                             let area = (y1 - y0) * (x1 - x0)
-                            let sum = sums[y1 * (width + 1) + x1] - sums[y0 * (width + 1) + x1]
+                            let sum =
+                                sums[y1 * (width + 1) + x1] - sums[y0 * (width + 1) + x1]
                                 - sums[y1 * (width + 1) + x0] + sums[y0 * (width + 1) + x0]
                             // Slightly below the mean, so flat areas go white rather than to noise.
                             let value = Int(source[y * width + x]) * area

@@ -115,7 +115,7 @@ public enum DetectionSurvey {
                     continue
                 }
                 guard let dot = entry.lastIndex(of: "."),
-                      ["png", "jpg", "jpeg", "pgm"].contains(entry[entry.index(after: dot)...].lowercased())
+                    ["png", "jpg", "jpeg", "pgm"].contains(entry[entry.index(after: dot)...].lowercased())
                 else { continue }
                 let base = String(entry[..<dot])
                 guard let expected = try? ImageFile.readFile(directory + "/" + base + ".txt") else { continue }
@@ -135,8 +135,9 @@ public enum DetectionSurvey {
         evaluate: [DecodePass] = []
     ) -> Report {
         let decoder = ZBarDecoder(configuration: configuration)
-        return survey(folder: folder, subfolders: subfolders, configuration: configuration,
-                      decode: { frame, _ in decoder.decode(frame) }, run: { decoder.run($0, on: $1) }, evaluate: evaluate)
+        return survey(
+            folder: folder, subfolders: subfolders, configuration: configuration,
+            decode: { frame, _ in decoder.decode(frame) }, run: { decoder.run($0, on: $1) }, evaluate: evaluate)
     }
 
     /// Loads every sample and decodes it with a `DecoderChain` (zbar, then zxing-cpp: what the scan pipeline
@@ -151,14 +152,16 @@ public enum DetectionSurvey {
         evaluate: [DecodePass] = []
     ) -> Report {
         let decoder = DecoderChain(configuration: chain)
-        return survey(folder: folder, subfolders: subfolders, configuration: chain.zbar, decode: { frame, sample in
-            var last: [DecodedSymbol] = []
-            for _ in 0..<max(1, framesPerImage) {
-                last = decoder.decode(frame)
-                if last.contains(where: { $0.matches(sample.expected) }) { break }
-            }
-            return last
-        }, run: { decoder.run($0, on: $1) }, evaluate: evaluate)
+        return survey(
+            folder: folder, subfolders: subfolders, configuration: chain.zbar,
+            decode: { frame, sample in
+                var last: [DecodedSymbol] = []
+                for _ in 0..<max(1, framesPerImage) {
+                    last = decoder.decode(frame)
+                    if last.contains(where: { $0.matches(sample.expected) }) { break }
+                }
+                return last
+            }, run: { decoder.run($0, on: $1) }, evaluate: evaluate)
     }
 
     private static func survey(
@@ -173,8 +176,10 @@ public enum DetectionSurvey {
             do {
                 frame = try ImageFile.load(sample.imagePath)
             } catch {
-                results.append(ImageResult(sample: sample, loadError: error.description, width: 0, height: 0,
-                                           symbols: [], hit: false, duration: .zero, passes: [:]))
+                results.append(
+                    ImageResult(
+                        sample: sample, loadError: error.description, width: 0, height: 0,
+                        symbols: [], hit: false, duration: .zero, passes: [:]))
                 continue
             }
             var symbols: [DecodedSymbol] = []
@@ -183,13 +188,16 @@ public enum DetectionSurvey {
             for pass in evaluate {
                 var found: [DecodedSymbol] = []
                 let passDuration = clock.measure { found = run(pass, frame) }
-                passes[pass] = PassOutcome(foundAny: !found.isEmpty,
-                                           foundExpected: found.contains { $0.matches(sample.expected) },
-                                           duration: passDuration)
+                passes[pass] = PassOutcome(
+                    foundAny: !found.isEmpty,
+                    foundExpected: found.contains { $0.matches(sample.expected) },
+                    duration: passDuration)
             }
-            results.append(ImageResult(sample: sample, loadError: nil, width: frame.width, height: frame.height,
-                                       symbols: symbols, hit: symbols.contains { $0.matches(sample.expected) },
-                                       duration: duration, passes: passes))
+            results.append(
+                ImageResult(
+                    sample: sample, loadError: nil, width: frame.width, height: frame.height,
+                    symbols: symbols, hit: symbols.contains { $0.matches(sample.expected) },
+                    duration: duration, passes: passes))
         }
         return Report(folder: folder, configuration: configuration, results: results)
     }

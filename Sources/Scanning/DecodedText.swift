@@ -53,7 +53,8 @@ public enum PayloadText {
             return (text, .shiftJIS)
         }
         if latin1Valid && stats.valid {
-            let preferShiftJIS = (stats.maxKatakanaRun == 2 && stats.katakanaCount == 2)
+            let preferShiftJIS =
+                (stats.maxKatakanaRun == 2 && stats.katakanaCount == 2)
                 || latin1HighOther * 10 >= bytes.count
             if preferShiftJIS, let text = shiftJIS(bytes) { return (text, .shiftJIS) }
             return (latin1(bytes), .latin1)

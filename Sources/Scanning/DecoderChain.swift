@@ -1,4 +1,5 @@
 import CZBar
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -93,9 +94,11 @@ public struct DecoderChainConfiguration: Sendable, Hashable {
     public static let video = DecoderChainConfiguration(zbar: .video)
 
     /// zxing looks for zbar's symbologies; video decoding (a zbar recovery budget) gets a zxing budget too.
-    public init(zbar: DecoderConfiguration, decoders: [DecoderKind] = DecoderKind.allCases,
-                zxingBudget: Duration?? = nil, budgetCap: Duration = .milliseconds(60),
-                regionFinder: CodeRegionFinder.Configuration = CodeRegionFinder.Configuration()) {
+    public init(
+        zbar: DecoderConfiguration, decoders: [DecoderKind] = DecoderKind.allCases,
+        zxingBudget: Duration?? = nil, budgetCap: Duration = .milliseconds(60),
+        regionFinder: CodeRegionFinder.Configuration = CodeRegionFinder.Configuration()
+    ) {
         self.decoders = DecoderKind.allCases.filter(decoders.contains)
         self.zbar = zbar
         self.zxing = ZXingConfiguration(symbologies: zbar.symbologies)

@@ -101,10 +101,11 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
     public var subject: String {
         switch self {
         case .noSuchDevice(let d), .permissionDenied(let d), .deviceBusy(let d), .notACaptureDevice(let d, _),
-             .unsupportedFormat(let d, _), .deviceLost(let d, _), .noFrame(let d, _), .deviceFailure(let d, _, _, _):
+            .unsupportedFormat(let d, _), .deviceLost(let d, _), .noFrame(let d, _), .deviceFailure(let d, _, _, _):
             return d
-        case .noSuchFile(let p), .unreadableFile(let p, _), .unwritableFile(let p, _), .corruptVideo(let p, _), .unreadableImage(let p, _),
-             .emptyFolder(let p):
+        case .noSuchFile(let p), .unreadableFile(let p, _), .unwritableFile(let p, _), .corruptVideo(let p, _),
+            .unreadableImage(let p, _),
+            .emptyFolder(let p):
             return p
         case .invalidConfiguration:
             return ""
@@ -148,7 +149,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchDevice(let d):
             return "\(d): no such camera device (is the webcam plugged in? `ls /dev/v4l/by-id/` lists cameras)"
         case .permissionDenied(let d):
-            return "\(d): permission denied opening the camera (add the kiosk user to the 'video' group or install the udev rule)"
+            return
+                "\(d): permission denied opening the camera (add the kiosk user to the 'video' group or install the udev rule)"
         case .deviceBusy(let d):
             return "\(d): camera is busy: another program is using it"
         case .notACaptureDevice(let d, let detail):
@@ -172,7 +174,8 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadableImage(let p, let detail):
             return detail.hasPrefix(p) ? detail : "\(p): \(detail)"
         case .emptyFolder(let p):
-            return "\(p): no images to replay (looked for \(ImageFolderSource.imageExtensions.joined(separator: ", ")) files)"
+            return
+                "\(p): no images to replay (looked for \(ImageFolderSource.imageExtensions.joined(separator: ", ")) files)"
         case .invalidConfiguration(let message):
             return "invalid capture configuration: \(message)"
         case .closed(let s):
@@ -197,7 +200,8 @@ public enum Y4MProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case .badHeader(let detail):
             return "bad header: \(detail)"
         case .unsupportedColourspace(let name):
-            return "unsupported colourspace C\(name) (supported: 8-bit C420jpeg, C420paldv, C420mpeg2, C420, C422, C444, C411, Cmono)"
+            return
+                "unsupported colourspace C\(name) (supported: 8-bit C420jpeg, C420paldv, C420mpeg2, C420, C422, C444, C411, Cmono)"
         case .badFrameHeader(let frame, let detail):
             return "bad frame header at frame \(frame): \(detail)"
         case .truncatedFrame(let frame, let expected, let got):

@@ -38,7 +38,7 @@ public enum ImageFile {
         public var path: String {
             switch self {
             case .notFound(let path), .unreadable(let path, _), .unsupportedFormat(let path, _),
-                 .truncated(let path, _, _), .corrupt(let path, _, _), .tooLarge(let path, _, _, _, _):
+                .truncated(let path, _, _), .corrupt(let path, _, _), .tooLarge(let path, _, _, _, _):
                 return path
             }
         }
@@ -50,13 +50,15 @@ public enum ImageFile {
             case .unreadable(let path, let reason):
                 return "\(path): cannot be read (\(reason))"
             case .unsupportedFormat(let path, let signature):
-                return "\(path): unsupported image format (starts with \(signature.isEmpty ? "nothing: empty file" : signature)); expected PNG, JPEG or PGM"
+                return
+                    "\(path): unsupported image format (starts with \(signature.isEmpty ? "nothing: empty file" : signature)); expected PNG, JPEG or PGM"
             case .truncated(let path, let format, let detail):
                 return "\(path): truncated \(format.displayName) file (\(detail))"
             case .corrupt(let path, let format, let detail):
                 return "\(path): corrupt \(format.displayName) data (\(detail))"
             case .tooLarge(let path, let format, let width, let height, let limit):
-                return "\(path): \(format.displayName) image of \(width)×\(height) pixels (\(Int((Double(width) * Double(height) / 1e6).rounded())) megapixels) is larger than the \(limit / 1_000_000) megapixels a photo needs; refused before decoding"
+                return
+                    "\(path): \(format.displayName) image of \(width)×\(height) pixels (\(Int((Double(width) * Double(height) / 1e6).rounded())) megapixels) is larger than the \(limit / 1_000_000) megapixels a photo needs; refused before decoding"
             }
         }
     }
@@ -82,7 +84,8 @@ public enum ImageFile {
             throw .unsupportedFormat(path: path, signature: signature)
         }
         if let (width, height) = dimensions(bytes, format: format),
-           width > maximumPixels || height > maximumPixels || width * height > maximumPixels {
+            width > maximumPixels || height > maximumPixels || width * height > maximumPixels
+        {
             throw .tooLarge(path: path, format: format, width: width, height: height, limit: maximumPixels)
         }
         switch format {
@@ -119,16 +122,17 @@ public enum ImageFile {
         switch format {
         case .png:
             // Signature (8), then the IHDR chunk: length (4), "IHDR" (4), width (4), height (4).
-            guard bytes.count >= 24, bytes[12...15].elementsEqual("IHDR".utf8), let w = be(16, 4), let h = be(20, 4) else { return nil }
+            guard bytes.count >= 24, bytes[12...15].elementsEqual("IHDR".utf8), let w = be(16, 4), let h = be(20, 4)
+            else { return nil }
             return (w, h)
         case .jpeg:
             var i = 2
             while i + 3 < bytes.count {
                 guard bytes[i] == 0xFF else { return nil }
                 let marker = bytes[i + 1]
-                if marker == 0xFF { i += 1; continue } // fill byte
+                if marker == 0xFF { i += 1; continue }  // fill byte
                 if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
-                if marker == 0xDA || marker == 0xD9 { return nil } // scan data before any frame header
+                if marker == 0xDA || marker == 0xD9 { return nil }  // scan data before any frame header
                 guard let length = be(i + 2, 2), length >= 2 else { return nil }
                 if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
                     guard let h = be(i + 5, 2), let w = be(i + 7, 2) else { return nil }
@@ -139,7 +143,9 @@ public enum ImageFile {
             return nil
         case .pgmBinary, .pgmPlain:
             var reader = PGM.Reader(bytes: bytes, offset: 2)
-            guard let w = try? reader.headerNumber("width"), let h = try? reader.headerNumber("height") else { return nil }
+            guard let w = try? reader.headerNumber("width"), let h = try? reader.headerNumber("height") else {
+                return nil
+            }
             return (w, h)
         }
     }
@@ -244,7 +250,9 @@ enum PGM {
         guard width <= 32768, height <= 32768, width * height <= ImageFile.maximumPixels else {
             throw Failure(message: "image is too large (\(width)x\(height))")
         }
-        guard maxValue >= 1, maxValue <= 65535 else { throw Failure(message: "maximum value \(maxValue) is out of range 1...65535") }
+        guard maxValue >= 1, maxValue <= 65535 else {
+            throw Failure(message: "maximum value \(maxValue) is out of range 1...65535")
+        }
         let count = width * height
         var pixels = [UInt8](repeating: 0, count: count)
         func scale(_ value: Int) -> UInt8 {
@@ -255,7 +263,9 @@ enum PGM {
                 guard let value = reader.plainNumber() else {
                     throw Failure(message: "pixel \(index) of \(count) is missing", truncated: reader.atEnd)
                 }
-                guard value <= maxValue else { throw Failure(message: "pixel \(index) is \(value), above the maximum \(maxValue)") }
+                guard value <= maxValue else {
+                    throw Failure(message: "pixel \(index) is \(value), above the maximum \(maxValue)")
+                }
                 pixels[index] = scale(value)
             }
         } else {
@@ -272,13 +282,17 @@ enum PGM {
             if bytesPerSample == 1 {
                 for index in 0..<count {
                     let value = Int(bytes[start + index])
-                    guard value <= maxValue else { throw Failure(message: "pixel \(index) is \(value), above the maximum \(maxValue)") }
+                    guard value <= maxValue else {
+                        throw Failure(message: "pixel \(index) is \(value), above the maximum \(maxValue)")
+                    }
                     pixels[index] = scale(value)
                 }
             } else {
                 for index in 0..<count {
                     let value = Int(bytes[start + 2 * index]) << 8 | Int(bytes[start + 2 * index + 1])
-                    guard value <= maxValue else { throw Failure(message: "pixel \(index) is \(value), above the maximum \(maxValue)") }
+                    guard value <= maxValue else {
+                        throw Failure(message: "pixel \(index) is \(value), above the maximum \(maxValue)")
+                    }
                     pixels[index] = scale(value)
                 }
             }

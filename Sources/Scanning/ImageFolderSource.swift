@@ -32,20 +32,28 @@ public final class ImageFolderSource: FrameSource {
     public static func loadImage(_ path: String) throws -> LumaFrame { try ImageFile.load(path) }
 
     /// Every image file in `folder`, naturally sorted.
-    public convenience init(folder: String, loop: Bool = false, pacing: ReplayPacing = .unpaced,
-                            loader: @escaping Loader = ImageFolderSource.loadImage) throws(CaptureError) {
+    public convenience init(
+        folder: String, loop: Bool = false, pacing: ReplayPacing = .unpaced,
+        loader: @escaping Loader = ImageFolderSource.loadImage
+    ) throws(CaptureError) {
         let files = try ImageFolderSource.listImages(in: folder)
         try self.init(name: folder, files: files, loop: loop, pacing: pacing, loader: loader)
     }
 
     /// The given files, in the given order.
-    public convenience init(files: [String], loop: Bool = false, pacing: ReplayPacing = .unpaced,
-                            loader: @escaping Loader = ImageFolderSource.loadImage) throws(CaptureError) {
+    public convenience init(
+        files: [String], loop: Bool = false, pacing: ReplayPacing = .unpaced,
+        loader: @escaping Loader = ImageFolderSource.loadImage
+    ) throws(CaptureError) {
         guard !files.isEmpty else { throw .invalidConfiguration("no image files to replay") }
-        try self.init(name: files.count == 1 ? files[0] : "\(files.count) images", files: files, loop: loop, pacing: pacing, loader: loader)
+        try self.init(
+            name: files.count == 1 ? files[0] : "\(files.count) images", files: files, loop: loop, pacing: pacing,
+            loader: loader)
     }
 
-    private init(name: String, files: [String], loop: Bool, pacing: ReplayPacing, loader: @escaping Loader) throws(CaptureError) {
+    private init(
+        name: String, files: [String], loop: Bool, pacing: ReplayPacing, loader: @escaping Loader
+    ) throws(CaptureError) {
         self.name = name
         self.files = files
         self.loop = loop
@@ -123,7 +131,7 @@ public final class ImageFolderSource: FrameSource {
                 let lengthX = i3 - i2, lengthY = j3 - j2
                 if lengthX != lengthY { return lengthX < lengthY }
                 for k in 0..<lengthX where x[i2 + k] != y[j2 + k] { return x[i2 + k] < y[j2 + k] }
-                if (i3 - i) != (j3 - j) { return (i3 - i) < (j3 - j) }   // fewer leading zeros first
+                if (i3 - i) != (j3 - j) { return (i3 - i) < (j3 - j) }  // fewer leading zeros first
                 i = i3
                 j = j3
             } else {

@@ -12,7 +12,8 @@ public struct LumaFrame: Sendable {
     public var arrivalNanos: UInt64
 
     public init(width: Int, height: Int, pixels: [UInt8], sequence: Int = 0, arrivalNanos: UInt64 = 0) {
-        precondition(width > 0 && height > 0 && pixels.count == width * height, "luma buffer does not match \(width)x\(height)")
+        precondition(
+            width > 0 && height > 0 && pixels.count == width * height, "luma buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height
         self.pixels = pixels

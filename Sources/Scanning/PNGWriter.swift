@@ -6,12 +6,15 @@ public enum PNGWriter {
     public enum Colour: UInt8, Sendable { case grey = 0, rgb = 2, palette = 3, greyAlpha = 4, rgba = 6 }
 
     /// Encodes scanlines (packed samples, without filter bytes) as a PNG; `chunks` (PLTE, tRNS) go before IDAT.
-    public static func encode(width: Int, height: Int, bitDepth: UInt8, colour: Colour, rows: [[UInt8]],
-                              chunks: [(String, [UInt8])] = []) -> [UInt8] {
+    public static func encode(
+        width: Int, height: Int, bitDepth: UInt8, colour: Colour, rows: [[UInt8]],
+        chunks: [(String, [UInt8])] = []
+    ) -> [UInt8] {
         var raw: [UInt8] = []
         for row in rows { raw.append(0); raw.append(contentsOf: row) }
         var output: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        output += chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colour.rawValue, 0, 0, 0])
+        output += chunk(
+            "IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colour.rawValue, 0, 0, 0])
         for (type, data) in chunks { output += chunk(type, data) }
         output += chunk("IDAT", deflate(raw))
         output += chunk("IEND", [])
@@ -25,8 +28,9 @@ public enum PNGWriter {
 
     /// An 8-bit greyscale PNG of packed luma rows.
     public static func grey(width: Int, height: Int, pixels: [UInt8]) -> [UInt8] {
-        encode(width: width, height: height, bitDepth: 8, colour: .grey,
-               rows: (0..<height).map { Array(pixels[$0 * width..<($0 + 1) * width]) })
+        encode(
+            width: width, height: height, bitDepth: 8, colour: .grey,
+            rows: (0..<height).map { Array(pixels[$0 * width..<($0 + 1) * width]) })
     }
 
     /// One chunk: length, type, data, CRC-32 of type and data.

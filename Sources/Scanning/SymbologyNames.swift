@@ -6,16 +6,21 @@ public enum ScanSymbologies {
     /// The config name of a symbology: zbar's name without punctuation, lower case (`qrcode`, `code128`, `ean13`,
     /// `upca`, `i25`, `databar`, `databarexp`, …), the names `zbarimg -S<name>.enable` takes.
     public static func name(of symbology: Symbology) -> String {
-        String(symbology.name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+        String(
+            symbology.name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(
+                Character.init))
     }
 
     /// Reads names (config names or zbar's display names, any case; `qr` and `interleaved2of5` also work).
     public static func parse(_ names: [String]) throws(ScanConfigurationError) -> Set<Symbology> {
         var result = Set<Symbology>()
         for raw in names {
-            let key = String(raw.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
-            let aliases: [String: Symbology] = ["qr": .qrCode, "interleaved2of5": .interleaved2of5, "itf": .interleaved2of5,
-                                                "databarexpanded": .dataBarExpanded]
+            let key = String(
+                raw.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+            let aliases: [String: Symbology] = [
+                "qr": .qrCode, "interleaved2of5": .interleaved2of5, "itf": .interleaved2of5,
+                "databarexpanded": .dataBarExpanded,
+            ]
             guard let symbology = aliases[key] ?? Symbology.allCases.first(where: { name(of: $0) == key }) else {
                 throw .unknownSymbology(raw, known: Symbology.allCases.map(name(of:)).sorted())
             }
@@ -36,7 +41,8 @@ public enum ScanConfigurationError: Error, Sendable, Equatable, CustomStringConv
     public var description: String {
         switch self {
         case let .unknownSymbology(name, known):
-            return "unknown symbology '\(TerminalText.sanitize(name, maxLength: 40))' (known: \(known.joined(separator: ", ")))"
+            return
+                "unknown symbology '\(TerminalText.sanitize(name, maxLength: 40))' (known: \(known.joined(separator: ", ")))"
         case .noSymbologies:
             return "no symbologies to scan for: name at least one (e.g. qrcode)"
         case let .invalidDebounce(seconds):

@@ -23,8 +23,10 @@ public struct CameraConfiguration: Sendable, Equatable {
     /// produces from anything it can decode (MJPEG, Bayer, vendor formats).
     public var preferNativeFormats: Bool
 
-    public init(device: String, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4,
-                preferNativeFormats: Bool = true) {
+    public init(
+        device: String, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4,
+        preferNativeFormats: Bool = true
+    ) {
         self.device = device
         self.width = width
         self.height = height
@@ -34,10 +36,13 @@ public struct CameraConfiguration: Sendable, Equatable {
     }
 
     /// `/dev/video<index>`.
-    public init(index: Int, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4,
-                preferNativeFormats: Bool = true) {
-        self.init(device: CameraConfiguration.devicePath(index: index), width: width, height: height,
-                  framesPerSecond: framesPerSecond, bufferCount: bufferCount, preferNativeFormats: preferNativeFormats)
+    public init(
+        index: Int, width: Int = 640, height: Int = 480, framesPerSecond: Double = 30, bufferCount: Int = 4,
+        preferNativeFormats: Bool = true
+    ) {
+        self.init(
+            device: CameraConfiguration.devicePath(index: index), width: width, height: height,
+            framesPerSecond: framesPerSecond, bufferCount: bufferCount, preferNativeFormats: preferNativeFormats)
     }
 
     public static func devicePath(index: Int) -> String { "/dev/video\(index)" }
@@ -73,7 +78,8 @@ public struct CameraFormat: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let rate = framesPerSecond.map { " @ \(formatSeconds($0)) fps" } ?? ""
-        return "\(width)x\(height) \(pixelFormat)\(rate) from \(card) (\(driver); camera formats \(cameraPixelFormats.joined(separator: ", ")))"
+        return
+            "\(width)x\(height) \(pixelFormat)\(rate) from \(card) (\(driver); camera formats \(cameraPixelFormats.joined(separator: ", ")))"
     }
 }
 
@@ -120,8 +126,10 @@ public final class V4L2CameraSource: FrameSource {
         let rawFD = device.withCString { cv4l2_open_raw($0, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
         if rawFD < 0 { throw V4L2CameraSource.openError(errno, device: device) }
         let native = V4L2CameraSource.driverFormats(rawFD)
-        let direct = [CV4L2_PIX_FMT_GREY, CV4L2_PIX_FMT_NV12, CV4L2_PIX_FMT_NV21, CV4L2_PIX_FMT_YUV420,
-                      CV4L2_PIX_FMT_YVU420, CV4L2_PIX_FMT_YUYV, CV4L2_PIX_FMT_UYVY]
+        let direct = [
+            CV4L2_PIX_FMT_GREY, CV4L2_PIX_FMT_NV12, CV4L2_PIX_FMT_NV21, CV4L2_PIX_FMT_YUV420,
+            CV4L2_PIX_FMT_YVU420, CV4L2_PIX_FMT_YUYV, CV4L2_PIX_FMT_UYVY,
+        ]
         let nativeChoice = configuration.preferNativeFormats ? direct.first { native.contains($0) } : nil
         if v4l2_fd_open(rawFD, nativeChoice != nil ? V4L2_DISABLE_CONVERSION : 0) == -1 {
             let code = errno
@@ -132,7 +140,8 @@ public final class V4L2CameraSource: FrameSource {
         self.fd = fd
         // From here on, any failure must release what was acquired: `Setup` does the negotiation on a
         // half-built object and `abandon` undoes it.
-        var setup = Setup(fd: fd, configuration: configuration, native: native, wanted: nativeChoice ?? CV4L2_PIX_FMT_YUV420)
+        var setup = Setup(
+            fd: fd, configuration: configuration, native: native, wanted: nativeChoice ?? CV4L2_PIX_FMT_YUV420)
         do {
             try setup.negotiate()
             try setup.startStreaming()
@@ -311,7 +320,8 @@ public final class V4L2CameraSource: FrameSource {
         case ENODEV, EIO, ENXIO, EPIPE, ESHUTDOWN, EBADF:
             return .deviceLost(device: configuration.device, reason: "\(errnoMessage(code)) on \(operation)")
         default:
-            return .deviceFailure(device: configuration.device, operation: operation, errno: code, reason: errnoMessage(code))
+            return .deviceFailure(
+                device: configuration.device, operation: operation, errno: code, reason: errnoMessage(code))
         }
     }
 }
@@ -363,7 +373,9 @@ private struct Setup {
         if caps & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 { caps = capability.device_caps }
         if caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) == 0 {
             var detail = "\(card) (\(driver)) has no video capture"
-            if caps & UInt32(V4L2_CAP_META_CAPTURE) != 0 { detail += "; it is a metadata node, the camera's image node is usually the other /dev/video number" }
+            if caps & UInt32(V4L2_CAP_META_CAPTURE) != 0 {
+                detail += "; it is a metadata node, the camera's image node is usually the other /dev/video number"
+            }
             throw .notACaptureDevice(device: device, detail: detail)
         }
         if caps & UInt32(V4L2_CAP_STREAMING) == 0 {
@@ -379,7 +391,11 @@ private struct Setup {
         if cv4l2_ioctl(fd, CV4L2_VIDIOC_S_FMT, &requested) == -1 {
             let code = errno
             if code == EINVAL {
-                throw .unsupportedFormat(device: device, detail: "the camera refuses \(fourcc(wanted)) and libv4l2 cannot convert its formats (\(native.map(fourcc).joined(separator: ", ")))")
+                throw .unsupportedFormat(
+                    device: device,
+                    detail:
+                        "the camera refuses \(fourcc(wanted)) and libv4l2 cannot convert its formats (\(native.map(fourcc).joined(separator: ", ")))"
+                )
             }
             throw failure("VIDIOC_S_FMT", code)
         }
@@ -398,7 +414,11 @@ private struct Setup {
             layout = .packed(1)
             minimumStride = width * 2
         default:
-            throw .unsupportedFormat(device: device, detail: "the driver answered \(fourcc(pix.pixelformat)) when asked for \(fourcc(wanted)); camera formats: \(native.map(fourcc).joined(separator: ", "))")
+            throw .unsupportedFormat(
+                device: device,
+                detail:
+                    "the driver answered \(fourcc(pix.pixelformat)) when asked for \(fourcc(wanted)); camera formats: \(native.map(fourcc).joined(separator: ", "))"
+            )
         }
         if width <= 0 || height <= 0 {
             throw .unsupportedFormat(device: device, detail: "the driver answered an empty size \(width)x\(height)")
@@ -413,7 +433,8 @@ private struct Setup {
         if fps == fps.rounded() {
             parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(fps))
         } else {
-            parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
+            parameters.parm.capture.timeperframe = v4l2_fract(
+                numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
         }
         var framesPerSecond: Double?
         if cv4l2_ioctl(fd, CV4L2_VIDIOC_S_PARM, &parameters) == 0 {
@@ -423,9 +444,10 @@ private struct Setup {
             throw failure("VIDIOC_S_PARM", ENODEV)
         }
 
-        format = CameraFormat(width: width, height: height, pixelFormat: fourcc(pix.pixelformat), bytesPerLine: stride,
-                              framesPerSecond: framesPerSecond, cameraPixelFormats: native.map(fourcc),
-                              driver: driver, card: card)
+        format = CameraFormat(
+            width: width, height: height, pixelFormat: fourcc(pix.pixelformat), bytesPerLine: stride,
+            framesPerSecond: framesPerSecond, cameraPixelFormats: native.map(fourcc),
+            driver: driver, card: card)
     }
 
     mutating func startStreaming() throws(CaptureError) {
@@ -436,11 +458,15 @@ private struct Setup {
         request.memory = V4L2_MEMORY_MMAP.rawValue
         if cv4l2_ioctl(fd, CV4L2_VIDIOC_REQBUFS, &request) == -1 {
             let code = errno
-            if code == EINVAL { throw .unsupportedFormat(device: device, detail: "memory-mapped streaming is not supported") }
+            if code == EINVAL {
+                throw .unsupportedFormat(device: device, detail: "memory-mapped streaming is not supported")
+            }
             throw failure("VIDIOC_REQBUFS", code)
         }
         if request.count < 2 {
-            throw .deviceFailure(device: device, operation: "VIDIOC_REQBUFS", errno: ENOMEM, reason: "the driver granted \(request.count) buffer(s), at least 2 are needed")
+            throw .deviceFailure(
+                device: device, operation: "VIDIOC_REQBUFS", errno: ENOMEM,
+                reason: "the driver granted \(request.count) buffer(s), at least 2 are needed")
         }
         let needed: Int
         switch layout {
@@ -455,10 +481,15 @@ private struct Setup {
             if cv4l2_ioctl(fd, CV4L2_VIDIOC_QUERYBUF, &buffer) == -1 { throw failure("VIDIOC_QUERYBUF", errno) }
             let length = Int(buffer.length)
             if length < needed {
-                throw .unsupportedFormat(device: device, detail: "buffer \(index) holds \(length) bytes, a \(format.width)x\(format.height) \(format.pixelFormat) frame with \(format.bytesPerLine) bytes per line needs \(needed)")
+                throw .unsupportedFormat(
+                    device: device,
+                    detail:
+                        "buffer \(index) holds \(length) bytes, a \(format.width)x\(format.height) \(format.pixelFormat) frame with \(format.bytesPerLine) bytes per line needs \(needed)"
+                )
             }
             guard let start = v4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, Int64(buffer.m.offset)),
-                  start != UnsafeMutableRawPointer(bitPattern: -1) else {
+                start != UnsafeMutableRawPointer(bitPattern: -1)
+            else {
                 throw failure("mmap", errno)
             }
             buffers.append((start, length))
@@ -505,8 +536,8 @@ private struct Setup {
 
 /// Where the luma bytes are in a buffer (shared by `Setup` and the source).
 private enum V4L2CameraSourceLayout {
-    case planar          // GREY, YU12, YV12, NV12, NV21: the first plane is luma
-    case packed(Int)     // YUYV (offset 0), UYVY (offset 1): every other byte
+    case planar  // GREY, YU12, YV12, NV12, NV21: the first plane is luma
+    case packed(Int)  // YUYV (offset 0), UYVY (offset 1): every other byte
 }
 
 /// A fourcc code as text: `0x56595559` → `YUYV`.

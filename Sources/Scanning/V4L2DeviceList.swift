@@ -32,7 +32,9 @@ public enum V4L2Devices {
             case ENOENT, ENXIO, ENODEV, ENOTDIR: return .failure(.noSuchDevice(device: path))
             case EACCES, EPERM: return .failure(.permissionDenied(device: path))
             case EBUSY: return .failure(.deviceBusy(device: path))
-            default: return .failure(.deviceFailure(device: path, operation: "open", errno: code, reason: errnoMessage(code)))
+            default:
+                return .failure(
+                    .deviceFailure(device: path, operation: "open", errno: code, reason: errnoMessage(code)))
             }
         }
         defer { _ = cv4l2_close_raw(fd) }
@@ -50,11 +52,14 @@ public enum V4L2Devices {
             if cv4l2_driver_ioctl(fd, CV4L2_VIDIOC_ENUM_FMT, &description) == -1 { break }
             formats.append(fourcc(description.pixelformat))
         }
-        return .success(CameraDeviceInfo(
-            path: path, stableNames: stableNames(for: path),
-            driver: tupleString(capability.driver), card: tupleString(capability.card), busInfo: tupleString(capability.bus_info),
-            isCapture: caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 || caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0,
-            pixelFormats: formats))
+        return .success(
+            CameraDeviceInfo(
+                path: path, stableNames: stableNames(for: path),
+                driver: tupleString(capability.driver), card: tupleString(capability.card),
+                busInfo: tupleString(capability.bus_info),
+                isCapture: caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0
+                    || caps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0,
+                pixelFormats: formats))
     }
 
     /// Every `/dev/video*` node, in numeric order, described (those that cannot be opened are left out; use

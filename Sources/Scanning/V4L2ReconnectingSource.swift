@@ -8,8 +8,10 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// camera often recovers that way); nil never restarts a stalled camera.
     public var restartAfterStall: Duration?
 
-    public init(initialDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(5),
-                restartAfterStall: Duration? = .seconds(10)) {
+    public init(
+        initialDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(5),
+        restartAfterStall: Duration? = .seconds(10)
+    ) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.restartAfterStall = restartAfterStall
@@ -91,9 +93,11 @@ public final class ReconnectingCameraSource: FrameSource {
     private var justOpened = false
 
     /// `open` is how the camera is opened; tests substitute scripted sources, the default is `V4L2CameraSource`.
-    public init(_ configuration: CameraConfiguration, policy: ReconnectPolicy = ReconnectPolicy(),
-                onStateChange: ((CameraState) -> Void)? = nil,
-                open: @escaping Opener = { configuration throws(CaptureError) in try V4L2CameraSource(configuration) }) {
+    public init(
+        _ configuration: CameraConfiguration, policy: ReconnectPolicy = ReconnectPolicy(),
+        onStateChange: ((CameraState) -> Void)? = nil,
+        open: @escaping Opener = { configuration throws(CaptureError) in try V4L2CameraSource(configuration) }
+    ) {
         self.configuration = configuration
         self.policy = policy
         self.onStateChange = onStateChange

@@ -25,7 +25,7 @@ public final class Y4MFileSource: FrameSource {
 
     private var file: UnsafeMutablePointer<FILE>?
     private let dataStart: Int64
-    private let fileSize: Int64?       // regular files only: lets chroma be skipped by seeking
+    private let fileSize: Int64?  // regular files only: lets chroma be skipped by seeking
     private var frameInFile = 0
     private var pacer: ReplayPacer
     private var scratch: [UInt8] = []
@@ -49,7 +49,10 @@ public final class Y4MFileSource: FrameSource {
         let isRegular = (info.st_mode & S_IFMT) == S_IFREG
         setvbuf(file, nil, _IOFBF, 1 << 16)
         do throws(CaptureError) {
-            guard let line = try Y4MFileSource.readLine(file, path: path, limit: Y4MFileSource.maximumLineLength, frame: nil) else {
+            guard
+                let line = try Y4MFileSource.readLine(
+                    file, path: path, limit: Y4MFileSource.maximumLineLength, frame: nil)
+            else {
                 throw CaptureError.corruptVideo(path: path, problem: .badHeader("empty file"))
             }
             do {
@@ -79,16 +82,21 @@ public final class Y4MFileSource: FrameSource {
     public func nextFrame(timeout: Duration = .seconds(1)) throws(CaptureError) -> LumaFrame? {
         guard let file else { throw .closed(source: path) }
         // The FRAME line; end of file right here is the end of the video (or the point to start over).
-        var line = try Y4MFileSource.readLine(file, path: path, limit: Y4MFileSource.maximumLineLength, frame: frameInFile)
+        var line = try Y4MFileSource.readLine(
+            file, path: path, limit: Y4MFileSource.maximumLineLength, frame: frameInFile)
         if line == nil {
-            guard loop, frameInFile > 0, fileSize != nil, fseeko(file, off_t(dataStart), SEEK_SET) == 0 else { return nil }
+            guard loop, frameInFile > 0, fileSize != nil, fseeko(file, off_t(dataStart), SEEK_SET) == 0 else {
+                return nil
+            }
             frameInFile = 0
             line = try Y4MFileSource.readLine(file, path: path, limit: Y4MFileSource.maximumLineLength, frame: 0)
             guard line != nil else { return nil }
         }
         if line != "FRAME" && !line!.hasPrefix("FRAME ") {
             let shown = String(line!.prefix(24).map { ($0.asciiValue ?? 0) >= 0x20 && $0.isASCII ? $0 : "?" })
-            throw .corruptVideo(path: path, problem: .badFrameHeader(frame: frameInFile, detail: "expected a FRAME line, found \"\(shown)\""))
+            throw .corruptVideo(
+                path: path,
+                problem: .badFrameHeader(frame: frameInFile, detail: "expected a FRAME line, found \"\(shown)\""))
         }
 
         let width = header.width, height = header.height
@@ -96,21 +104,25 @@ public final class Y4MFileSource: FrameSource {
         var got = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: lumaBytes) { buffer, count in
             got = fread(buffer.baseAddress, 1, lumaBytes, file)
-            if got < lumaBytes { buffer.baseAddress!.advanced(by: got).initialize(repeating: 0, count: lumaBytes - got) }
+            if got < lumaBytes {
+                buffer.baseAddress!.advanced(by: got).initialize(repeating: 0, count: lumaBytes - got)
+            }
             count = lumaBytes
         }
         if got < lumaBytes { throw truncated(got: got) }
         try skipChroma(file, lumaGot: lumaBytes)
 
         pacer.waitForNextFrame()
-        let frame = LumaFrame(width: width, height: height, pixels: pixels, sequence: framesRead, arrivalNanos: MonotonicClock.arrival())
+        let frame = LumaFrame(
+            width: width, height: height, pixels: pixels, sequence: framesRead, arrivalNanos: MonotonicClock.arrival())
         framesRead += 1
         frameInFile += 1
         return frame
     }
 
     private func truncated(got: Int) -> CaptureError {
-        .corruptVideo(path: path, problem: .truncatedFrame(frame: frameInFile, expectedBytes: header.frameBytes, gotBytes: got))
+        .corruptVideo(
+            path: path, problem: .truncatedFrame(frame: frameInFile, expectedBytes: header.frameBytes, gotBytes: got))
     }
 
     private func skipChroma(_ file: UnsafeMutablePointer<FILE>, lumaGot: Int) throws(CaptureError) {
@@ -130,7 +142,9 @@ public final class Y4MFileSource: FrameSource {
 
     /// Reads up to a newline (not included). Nil at end of file before any byte; an error if the file ends
     /// inside the line or the line is longer than `limit`.
-    private static func readLine(_ file: UnsafeMutablePointer<FILE>, path: String, limit: Int, frame: Int?) throws(CaptureError) -> String? {
+    private static func readLine(
+        _ file: UnsafeMutablePointer<FILE>, path: String, limit: Int, frame: Int?
+    ) throws(CaptureError) -> String? {
         var bytes: [UInt8] = []
         while true {
             let c = getc(file)
@@ -138,17 +152,23 @@ public final class Y4MFileSource: FrameSource {
                 if ferror(file) != 0 { throw .unreadableFile(path: path, reason: errnoMessage(errno)) }
                 if bytes.isEmpty { return nil }
                 if let frame {
-                    throw .corruptVideo(path: path, problem: .badFrameHeader(frame: frame, detail: "the file ends inside the FRAME line"))
+                    throw .corruptVideo(
+                        path: path,
+                        problem: .badFrameHeader(frame: frame, detail: "the file ends inside the FRAME line"))
                 }
-                throw .corruptVideo(path: path, problem: .badHeader("the file ends inside the header line (no newline)"))
+                throw .corruptVideo(
+                    path: path, problem: .badHeader("the file ends inside the header line (no newline)"))
             }
             if c == 0x0A { break }
             bytes.append(UInt8(c))
             if bytes.count > limit {
                 if let frame {
-                    throw .corruptVideo(path: path, problem: .badFrameHeader(frame: frame, detail: "no FRAME line end within \(limit) bytes"))
+                    throw .corruptVideo(
+                        path: path,
+                        problem: .badFrameHeader(frame: frame, detail: "no FRAME line end within \(limit) bytes"))
                 }
-                throw .corruptVideo(path: path, problem: .badHeader("no end of header line within \(limit) bytes (not a Y4M file?)"))
+                throw .corruptVideo(
+                    path: path, problem: .badHeader("no end of header line within \(limit) bytes (not a Y4M file?)"))
             }
         }
         return String(decoding: bytes, as: UTF8.self)

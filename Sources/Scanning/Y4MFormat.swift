@@ -59,8 +59,10 @@ public struct Y4MHeader: Sendable, Equatable {
     /// `X` parameters, without the `X`.
     public var comments: [String]
 
-    public init(width: Int, height: Int, frameRate: Y4MRatio? = Y4MRatio(30, 1), pixelAspect: Y4MRatio? = Y4MRatio(1, 1),
-                interlacing: Character? = "p", colourspace: Y4MColourspace = .c420jpeg, comments: [String] = []) {
+    public init(
+        width: Int, height: Int, frameRate: Y4MRatio? = Y4MRatio(30, 1), pixelAspect: Y4MRatio? = Y4MRatio(1, 1),
+        interlacing: Character? = "p", colourspace: Y4MColourspace = .c420jpeg, comments: [String] = []
+    ) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -95,7 +97,8 @@ public struct Y4MHeader: Sendable, Equatable {
     public static func parse(_ line: String) throws(Y4MProblem) -> Y4MHeader {
         let fields = line.split(separator: " ", omittingEmptySubsequences: true)
         guard let first = fields.first, first == Substring(magic) else {
-            let start = String(line.prefix(16).map { $0.isASCII && !$0.isNewline && ($0.asciiValue ?? 0) >= 0x20 ? $0 : "?" })
+            let start = String(
+                line.prefix(16).map { $0.isASCII && !$0.isNewline && ($0.asciiValue ?? 0) >= 0x20 ? $0 : "?" })
             throw .badHeader("does not start with \(magic) (starts with \"\(start)\")")
         }
         var width: Int?, height: Int?
@@ -105,10 +108,14 @@ public struct Y4MHeader: Sendable, Equatable {
             let value = field.dropFirst()
             switch tag {
             case "W":
-                guard let w = Int(value), w > 0, w <= maximumDimension else { throw .badHeader("bad width \"\(field)\"") }
+                guard let w = Int(value), w > 0, w <= maximumDimension else {
+                    throw .badHeader("bad width \"\(field)\"")
+                }
                 width = w
             case "H":
-                guard let h = Int(value), h > 0, h <= maximumDimension else { throw .badHeader("bad height \"\(field)\"") }
+                guard let h = Int(value), h > 0, h <= maximumDimension else {
+                    throw .badHeader("bad height \"\(field)\"")
+                }
                 height = h
             case "F":
                 guard let rate = Y4MRatio.parse(value) else { throw .badHeader("bad frame rate \"\(field)\"") }
@@ -126,7 +133,7 @@ public struct Y4MHeader: Sendable, Equatable {
             case "X":
                 header.comments.append(String(value))
             default:
-                break   // unknown tags are ignored, as the format asks
+                break  // unknown tags are ignored, as the format asks
             }
         }
         guard let width else { throw .badHeader("no width (W) parameter") }

@@ -18,15 +18,18 @@ public final class Y4MWriter {
     private var file: UnsafeMutablePointer<FILE>?
     private var chroma: [UInt8]
 
-    public init(path: String, width: Int, height: Int, colourspace: Y4MColourspace = .c420jpeg,
-                frameRate: Y4MRatio = Y4MRatio(30, 1), comments: [String] = []) throws(CaptureError) {
+    public init(
+        path: String, width: Int, height: Int, colourspace: Y4MColourspace = .c420jpeg,
+        frameRate: Y4MRatio = Y4MRatio(30, 1), comments: [String] = []
+    ) throws(CaptureError) {
         guard width > 0, height > 0, width <= Y4MHeader.maximumDimension, height <= Y4MHeader.maximumDimension else {
             throw .invalidConfiguration("Y4M frame size \(width)x\(height) is out of range")
         }
         self.path = path
-        self.header = Y4MHeader(width: width, height: height, frameRate: frameRate, pixelAspect: Y4MRatio(1, 1),
-                                interlacing: "p", colourspace: colourspace,
-                                comments: comments.map { String($0.filter { $0 != " " && $0 != "\n" }) })
+        self.header = Y4MHeader(
+            width: width, height: height, frameRate: frameRate, pixelAspect: Y4MRatio(1, 1),
+            interlacing: "p", colourspace: colourspace,
+            comments: comments.map { String($0.filter { $0 != " " && $0 != "\n" }) })
         self.chroma = [UInt8](repeating: 128, count: header.chromaBytes)
         guard let file = fopen(path, "wb") else {
             throw .unwritableFile(path: path, reason: errnoMessage(errno))
@@ -43,7 +46,9 @@ public final class Y4MWriter {
     public func write(_ frame: LumaFrame) throws(CaptureError) {
         guard file != nil else { throw .closed(source: path) }
         guard frame.width == header.width, frame.height == header.height else {
-            throw .invalidConfiguration("frame \(frame.sequence) is \(frame.width)x\(frame.height), the video is \(header.width)x\(header.height)")
+            throw .invalidConfiguration(
+                "frame \(frame.sequence) is \(frame.width)x\(frame.height), the video is \(header.width)x\(header.height)"
+            )
         }
         try put(Array("FRAME\n".utf8))
         try put(frame.pixels)
@@ -63,10 +68,13 @@ public final class Y4MWriter {
     }
 
     /// Writes `frames` to `path` in one go.
-    public static func write(_ frames: [LumaFrame], to path: String, colourspace: Y4MColourspace = .c420jpeg,
-                             frameRate: Y4MRatio = Y4MRatio(30, 1)) throws(CaptureError) {
+    public static func write(
+        _ frames: [LumaFrame], to path: String, colourspace: Y4MColourspace = .c420jpeg,
+        frameRate: Y4MRatio = Y4MRatio(30, 1)
+    ) throws(CaptureError) {
         guard let first = frames.first else { throw .invalidConfiguration("no frames to write to \(path)") }
-        let writer = try Y4MWriter(path: path, width: first.width, height: first.height, colourspace: colourspace, frameRate: frameRate)
+        let writer = try Y4MWriter(
+            path: path, width: first.width, height: first.height, colourspace: colourspace, frameRate: frameRate)
         for frame in frames { try writer.write(frame) }
         try writer.close()
     }

@@ -82,8 +82,10 @@ public struct DecodedSymbol: Sendable, Hashable {
     /// The pass that found it (`.direct` or a recovery step).
     public var foundBy: DecodePass
 
-    public init(symbology: Symbology, bytes: [UInt8], text: String?, encoding: PayloadEncoding,
-                points: [FramePoint], quality: Int, foundBy: DecodePass) {
+    public init(
+        symbology: Symbology, bytes: [UInt8], text: String?, encoding: PayloadEncoding,
+        points: [FramePoint], quality: Int, foundBy: DecodePass
+    ) {
         self.symbology = symbology
         self.bytes = bytes
         self.text = text
@@ -275,17 +277,21 @@ public final class ZBarDecoder {
         case .recovery(let step):
             guard let transformed = step.apply(to: frame) else { return [] }
             return transformed.pixels.withUnsafeBufferPointer { buffer in
-                scan(buffer, width: transformed.width, height: transformed.height, pass: pass,
-                     mapping: transformed.mapping)
+                scan(
+                    buffer, width: transformed.width, height: transformed.height, pass: pass,
+                    mapping: transformed.mapping)
             }
         }
     }
 
     /// Scans one Y800 buffer. The zbar image points at `pixels` only while this call runs.
-    private func scan(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, pass: DecodePass,
-                      mapping: PointMapping) -> [DecodedSymbol] {
+    private func scan(
+        _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, pass: DecodePass,
+        mapping: PointMapping
+    ) -> [DecodedSymbol] {
         guard width > 0, height > 0, pixels.count >= width * height, let base = pixels.baseAddress,
-              let image = zbar_image_create() else { return [] }
+            let image = zbar_image_create()
+        else { return [] }
         defer { zbar_image_destroy(image) }
         zbar_image_set_format(image, CZBAR_FOURCC_Y800)
         zbar_image_set_size(image, UInt32(width), UInt32(height))
@@ -324,9 +330,11 @@ public final class ZBarDecoder {
                 text = decoded.encoding == .unknown ? nil : decoded.text
                 encoding = decoded.encoding
             }
-            symbols.append(DecodedSymbol(symbology: symbology, bytes: bytes, text: text, encoding: encoding,
-                                         points: points, quality: Int(zbar_symbol_get_quality(current)),
-                                         foundBy: pass))
+            symbols.append(
+                DecodedSymbol(
+                    symbology: symbology, bytes: bytes, text: text, encoding: encoding,
+                    points: points, quality: Int(zbar_symbol_get_quality(current)),
+                    foundBy: pass))
         }
         return symbols
     }
@@ -342,7 +350,8 @@ struct PointMapping: Sendable {
 
     func map(_ point: FramePoint) -> FramePoint {
         if scale == 1 && offsetX == 0 && offsetY == 0 { return point }
-        return FramePoint(x: offsetX + Int((Double(point.x) + 0.5) * scale),
-                          y: offsetY + Int((Double(point.y) + 0.5) * scale))
+        return FramePoint(
+            x: offsetX + Int((Double(point.x) + 0.5) * scale),
+            y: offsetY + Int((Double(point.y) + 0.5) * scale))
     }
 }

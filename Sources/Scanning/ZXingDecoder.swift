@@ -13,8 +13,10 @@ public struct ZXingConfiguration: Sendable, Hashable {
     /// zxing's `tryDownscale`: also reads downscaled copies of large images (codes with blurry, wide modules).
     public var tryDownscale: Bool
 
-    public init(symbologies: Set<Symbology> = Symbology.stopLabelDefaults, tryHarder: Bool = true,
-                tryRotate: Bool = true, tryDownscale: Bool = true) {
+    public init(
+        symbologies: Set<Symbology> = Symbology.stopLabelDefaults, tryHarder: Bool = true,
+        tryRotate: Bool = true, tryDownscale: Bool = true
+    ) {
         self.symbologies = symbologies
         self.tryHarder = tryHarder
         self.tryRotate = tryRotate
@@ -71,9 +73,10 @@ public final class ZXingDecoder {
         self.configuration = configuration
         var formats: Int32 = 0
         for symbology in configuration.symbologies { formats |= symbology.zxingFormat }
-        options = CZXingOptions(formats: formats, try_harder: configuration.tryHarder ? 1 : 0,
-                                try_rotate: configuration.tryRotate ? 1 : 0,
-                                try_downscale: configuration.tryDownscale ? 1 : 0, max_symbols: 0)
+        options = CZXingOptions(
+            formats: formats, try_harder: configuration.tryHarder ? 1 : 0,
+            try_rotate: configuration.tryRotate ? 1 : 0,
+            try_downscale: configuration.tryDownscale ? 1 : 0, max_symbols: 0)
     }
 
     /// True when none of the configured symbologies is one zxing reads (the decoder would find nothing).
@@ -89,35 +92,43 @@ public final class ZXingDecoder {
         let right = min(frame.width, bounds.x + bounds.width), bottom = min(frame.height, bounds.y + bounds.height)
         guard right - left >= 8, bottom - top >= 8 else { return [] }
         guard let transform = step.transform else {
-            return read(frame, left: left, top: top, width: right - left, height: bottom - top, step: step,
-                        mapping: .identity)
+            return read(
+                frame, left: left, top: top, width: right - left, height: bottom - top, step: step,
+                mapping: .identity)
         }
         let whole = left == 0 && top == 0 && right == frame.width && bottom == frame.height
-        let source = whole ? frame : ImageOps.cropped(frame, left: left, top: top, width: right - left, height: bottom - top)
+        let source =
+            whole ? frame : ImageOps.cropped(frame, left: left, top: top, width: right - left, height: bottom - top)
         guard let transformed = transform.apply(to: source) else { return [] }
         let image = LumaFrame(width: transformed.width, height: transformed.height, pixels: transformed.pixels)
         let mapping = transformed.mapping
-        return read(image, left: 0, top: 0, width: image.width, height: image.height, step: step,
-                    mapping: PointMapping(scale: mapping.scale, offsetX: mapping.offsetX + left, offsetY: mapping.offsetY + top))
+        return read(
+            image, left: 0, top: 0, width: image.width, height: image.height, step: step,
+            mapping: PointMapping(scale: mapping.scale, offsetX: mapping.offsetX + left, offsetY: mapping.offsetY + top)
+        )
     }
 
     /// zxing on a rectangle of `image`, read in place; points mapped back with `mapping`.
-    private func read(_ image: LumaFrame, left: Int, top: Int, width: Int, height: Int, step: ZXingStep,
-                      mapping: PointMapping) -> [DecodedSymbol] {
+    private func read(
+        _ image: LumaFrame, left: Int, top: Int, width: Int, height: Int, step: ZXingStep,
+        mapping: PointMapping
+    ) -> [DecodedSymbol] {
         let frame = image
         return frame.pixels.withUnsafeBufferPointer { buffer -> [DecodedSymbol] in
             guard let base = buffer.baseAddress else { return [] }
             var results: OpaquePointer?
             var options = self.options
-            let status = czxing_read(base + top * frame.width + left, Int32(width), Int32(height),
-                                     Int32(frame.width), &options, &results)
+            let status = czxing_read(
+                base + top * frame.width + left, Int32(width), Int32(height),
+                Int32(frame.width), &options, &results)
             guard status == CZXING_OK, let results else { return [] }
             defer { czxing_results_free(results) }
             var symbols: [DecodedSymbol] = []
             for index in 0..<czxing_results_count(results) {
                 let found = czxing_results_symbol(results, index)
                 guard let symbology = Symbology(zxingFormat: found.format) else { continue }
-                let bytes = found.byte_count > 0 && found.bytes != nil
+                let bytes =
+                    found.byte_count > 0 && found.bytes != nil
                     ? Array(UnsafeBufferPointer(start: found.bytes, count: Int(found.byte_count))) : []
                 // zxing's text when it differs from our guess: it converts segment by segment (Kanji mode,
                 // ECI), which the whole-string guess cannot.
@@ -137,8 +148,10 @@ public final class ZXingDecoder {
                 let points = [(x.0, y.0), (x.1, y.1), (x.2, y.2), (x.3, y.3)].map {
                     mapping.map(FramePoint(x: Int($0.0) + left, y: Int($0.1) + top))
                 }
-                symbols.append(DecodedSymbol(symbology: symbology, bytes: bytes, text: text, encoding: encoding,
-                                             points: points, quality: 1, foundBy: .zxing(step)))
+                symbols.append(
+                    DecodedSymbol(
+                        symbology: symbology, bytes: bytes, text: text, encoding: encoding,
+                        points: points, quality: 1, foundBy: .zxing(step)))
             }
             return symbols
         }
@@ -168,7 +181,8 @@ extension Symbology {
 
     init?(zxingFormat: Int32) {
         guard zxingFormat != 0,
-              let match = Symbology.allCases.first(where: { $0.zxingFormat == zxingFormat }) else { return nil }
+            let match = Symbology.allCases.first(where: { $0.zxingFormat == zxingFormat })
+        else { return nil }
         self = match
     }
 
@@ -188,7 +202,8 @@ extension ImageOps {
                 }
             }
         }
-        return LumaFrame(width: width, height: height, pixels: pixels, sequence: frame.sequence,
-                         arrivalNanos: frame.arrivalNanos)
+        return LumaFrame(
+            width: width, height: height, pixels: pixels, sequence: frame.sequence,
+            arrivalNanos: frame.arrivalNanos)
     }
 }

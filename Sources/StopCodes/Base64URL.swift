@@ -44,7 +44,8 @@ public enum Base64URL {
         output.reserveCapacity(values.count * 3 / 4)
         var index = 0
         while index + 4 <= values.count {
-            let value = UInt32(values[index]) << 18 | UInt32(values[index + 1]) << 12
+            let value =
+                UInt32(values[index]) << 18 | UInt32(values[index + 1]) << 12
                 | UInt32(values[index + 2]) << 6 | UInt32(values[index + 3])
             output.append(UInt8(value >> 16 & 0xFF))
             output.append(UInt8(value >> 8 & 0xFF))

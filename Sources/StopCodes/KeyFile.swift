@@ -1,3 +1,6 @@
+import Foundation
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import SystemSupport
 
 /// Key files: one key line, optional `#` comment lines and blank lines.
 ///
@@ -61,16 +62,26 @@ public enum KeyFile {
             throw .invalid(path: path, line: number, reason: error)
         }
         for (comment, commentLine) in comments {
-            if let claimed = word(after: "key id ", in: comment), claimed.trimmingCharacters(in: .punctuationCharacters) != keyPair.keyID {
-                throw .corrupted(path: path, line: commentLine,
-                                 detail: "the file says key id \(claimed.trimmingCharacters(in: .punctuationCharacters)), the secret's key id is \(keyPair.keyID)")
+            if let claimed = word(after: "key id ", in: comment),
+                claimed.trimmingCharacters(in: .punctuationCharacters) != keyPair.keyID
+            {
+                throw .corrupted(
+                    path: path, line: commentLine,
+                    detail:
+                        "the file says key id \(claimed.trimmingCharacters(in: .punctuationCharacters)), the secret's key id is \(keyPair.keyID)"
+                )
             }
-            if let claimed = word(after: PublicKey.textPrefix, in: comment), PublicKey.textPrefix + claimed != keyPair.publicKey.encoded {
-                throw .corrupted(path: path, line: commentLine, detail: "the public key in the file is not the one the secret derives")
+            if let claimed = word(after: PublicKey.textPrefix, in: comment),
+                PublicKey.textPrefix + claimed != keyPair.publicKey.encoded
+            {
+                throw .corrupted(
+                    path: path, line: commentLine,
+                    detail: "the public key in the file is not the one the secret derives")
             }
         }
         let exposed = mode & 0o077 != 0
-        let warning = exposed
+        let warning =
+            exposed
             ? "\(path): private key file is accessible to group or others (mode \(String(mode & 0o777, radix: 8))); run chmod 600 \(path)"
             : nil
         return LoadedPrivateKey(keyPair: keyPair, mode: mode & 0o7777, permissionWarning: warning)
@@ -111,7 +122,9 @@ public enum KeyFile {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
         try checkRegular(path, status)
         // Read one byte past the limit, never more: a file that grew after fstat is still caught.
         var bytes = [UInt8](repeating: 0, count: maximumFileBytes + 1)
@@ -164,15 +177,20 @@ public enum KeyFile {
     }
 
     private static func tooLarge(_ path: String, _ size: Int64) -> KeyFileError {
-        .unreadable(path: path, reason: "\(size) bytes or more is too large for a key file (at most \(maximumFileBytes / 1024) KB)")
+        .unreadable(
+            path: path,
+            reason: "\(size) bytes or more is too large for a key file (at most \(maximumFileBytes / 1024) KB)")
     }
 
-    private static func writeKeyFile(_ text: String, to path: String, mode: mode_t, overwrite: Bool) throws(KeyFileError) {
+    private static func writeKeyFile(
+        _ text: String, to path: String, mode: mode_t, overwrite: Bool
+    ) throws(KeyFileError) {
         if !overwrite, access(path, F_OK) == 0 { throw .alreadyExists(path: path) }
         do {
             // The mode is set exactly (the umask may have removed bits); without `overwrite`, link() refuses to
             // replace a file that appeared meanwhile: no window where another file is clobbered.
-            try AtomicFile.write(Array(text.utf8), to: path, purpose: "key", mode: mode, exactMode: true, overwrite: overwrite)
+            try AtomicFile.write(
+                Array(text.utf8), to: path, purpose: "key", mode: mode, exactMode: true, overwrite: overwrite)
         } catch {
             if error.problem == .alreadyExists { throw .alreadyExists(path: path) }
             throw .writeFailed(path: path, reason: error.reason)

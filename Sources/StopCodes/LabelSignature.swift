@@ -101,7 +101,8 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
     /// True when `signature` is this key's signature over `message`.
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
-        guard signature.count == 64, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation) else {
+        guard signature.count == 64, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation)
+        else {
             return false
         }
         return key.isValidSignature(signature, for: message)
@@ -163,8 +164,9 @@ public struct KeyPair: Sendable {
     /// Signs a stop of a feed; nil when the feed id or value contains control characters.
     public func sign(feedID: String, kind: StopKeyKind, value: String) -> LabelSignature? {
         guard let message = LabelSignature.message(feedID: feedID, kind: kind, value: value),
-              let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed),
-              let signature = try? privateKey.signature(for: message) else { return nil }
+            let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: seed),
+            let signature = try? privateKey.signature(for: message)
+        else { return nil }
         return LabelSignature(keyID: keyID, signature: Array(signature))
     }
 

@@ -54,8 +54,9 @@ public struct StopReference: Sendable, Hashable {
     }
 
     init(template: StopURLTemplate, value: String, signature: SignatureStatus, own: Bool) {
-        self.init(kind: template.kind == .stopCode ? .stopCode : .stopID, value: value, signature: signature,
-                  source: own ? .ownLabel(template: template.pattern) : .foreignLabel(template: template.pattern))
+        self.init(
+            kind: template.kind == .stopCode ? .stopCode : .stopID, value: value, signature: signature,
+            source: own ? .ownLabel(template: template.pattern) : .foreignLabel(template: template.pattern))
     }
 }
 
@@ -123,9 +124,11 @@ public struct PayloadParser: Sendable {
     public var displayLength: Int
     private var keys: [String: PublicKey]
 
-    public init(feedID: String, ownTemplates: [StopURLTemplate], foreignTemplates: [StopURLTemplate] = [],
-                trustedKeys: [PublicKey] = [], policy: SignaturePolicy = .prefer, acceptsBareReferences: Bool = true,
-                maximumPayloadBytes: Int = 1024, displayLength: Int = 80) {
+    public init(
+        feedID: String, ownTemplates: [StopURLTemplate], foreignTemplates: [StopURLTemplate] = [],
+        trustedKeys: [PublicKey] = [], policy: SignaturePolicy = .prefer, acceptsBareReferences: Bool = true,
+        maximumPayloadBytes: Int = 1024, displayLength: Int = 80
+    ) {
         self.feedID = feedID
         self.ownTemplates = ownTemplates
         self.foreignTemplates = foreignTemplates
@@ -162,15 +165,18 @@ public struct PayloadParser: Sendable {
             }
         }
         if acceptsBareReferences, split.signature == nil, Self.isBareReference(text) {
-            let reference = StopReference(kind: .codeOrID, value: text, signature: policy == .off ? .notChecked : .unsigned,
-                                          source: .bare)
+            let reference = StopReference(
+                kind: .codeOrID, value: text, signature: policy == .off ? .notChecked : .unsigned,
+                source: .bare)
             return policy == .require ? .signatureRequired(reference) : .stopReference(reference)
         }
         return notAStopCode(payload)
     }
 
-    private func resolve(template: StopURLTemplate, own: Bool, value: String,
-                         signature: SignatureParameters.Found?) -> ScanResolution {
+    private func resolve(
+        template: StopURLTemplate, own: Bool, value: String,
+        signature: SignatureParameters.Found?
+    ) -> ScanResolution {
         if policy == .off {
             return .stopReference(StopReference(template: template, value: value, signature: .notChecked, own: own))
         }
@@ -179,13 +185,17 @@ public struct PayloadParser: Sendable {
             return policy == .require ? .signatureRequired(reference) : .stopReference(reference)
         }
         let claimed = StopReference(template: template, value: value, signature: .unsigned, own: own)
-        guard case .wellFormed(let keyID, let bytes) = signature else { return .forged(.malformedSignature, claimed: claimed) }
+        guard case .wellFormed(let keyID, let bytes) = signature else {
+            return .forged(.malformedSignature, claimed: claimed)
+        }
         guard let key = keys[keyID] else { return .forged(.unknownKey(keyID: keyID), claimed: claimed) }
         guard let message = LabelSignature.message(feedID: feedID, kind: template.kind, value: value),
-              key.isValidSignature(bytes, for: message) else {
+            key.isValidSignature(bytes, for: message)
+        else {
             return .forged(.badSignature(keyID: keyID), claimed: claimed)
         }
-        return .stopReference(StopReference(template: template, value: value, signature: .verified(keyID: keyID), own: own))
+        return .stopReference(
+            StopReference(template: template, value: value, signature: .verified(keyID: keyID), own: own))
     }
 
     private func notAStopCode(_ text: String) -> ScanResolution {
@@ -234,7 +244,8 @@ enum SignatureParameters {
         var index = bytes.count - 2
         while index >= 1 {
             if bytes[index] == UInt8(ascii: "k"), bytes[index + 1] == UInt8(ascii: "="),
-               bytes[index - 1] == UInt8(ascii: "?") || bytes[index - 1] == UInt8(ascii: "&") {
+                bytes[index - 1] == UInt8(ascii: "?") || bytes[index - 1] == UInt8(ascii: "&")
+            {
                 start = index - 1
                 break
             }
@@ -256,8 +267,10 @@ enum SignatureParameters {
         }
         let keyID = parameters[0].dropFirst(2)
         let encoded = parameters[1].dropFirst(2)
-        guard keyID.utf8.count == 16, keyID.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }),
-              let signature = Base64URL.decode(encoded), signature.count == 64 else {
+        guard keyID.utf8.count == 16,
+            keyID.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }),
+            let signature = Base64URL.decode(encoded), signature.count == 64
+        else {
             return (base, .malformed)
         }
         return (base, .wellFormed(keyID: String(keyID), signature: signature))

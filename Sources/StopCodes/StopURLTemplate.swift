@@ -32,13 +32,16 @@ public struct StopURLTemplate: Sendable, Hashable, CustomStringConvertible {
             case .missingPlaceholder(let template):
                 return "stop URL template \"\(template)\" has no {stop_code} or {stop_id} placeholder"
             case .multiplePlaceholders(let template):
-                return "stop URL template \"\(template)\" must contain exactly one of {stop_code} or {stop_id}, not several"
+                return
+                    "stop URL template \"\(template)\" must contain exactly one of {stop_code} or {stop_id}, not several"
             case .unknownPlaceholder(let template, let name):
-                return "stop URL template \"\(template)\" has an unknown placeholder {\(name)}; use {stop_code} or {stop_id}"
+                return
+                    "stop URL template \"\(template)\" has an unknown placeholder {\(name)}; use {stop_code} or {stop_id}"
             case .invalidCharacter(let template, let reason):
                 return "stop URL template \"\(template)\": \(reason)"
             case .reservedParameter(let template, let name):
-                return "stop URL template \"\(template)\" uses the query parameter \"\(name)\", reserved for label signatures"
+                return
+                    "stop URL template \"\(template)\" uses the query parameter \"\(name)\", reserved for label signatures"
             }
         }
     }
@@ -53,7 +56,9 @@ public struct StopURLTemplate: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ pattern: String) throws(TemplateError) {
         guard !pattern.isEmpty else { throw .empty }
-        if pattern.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value <= 0x9F) }) {
+        if pattern.unicodeScalars.contains(where: {
+            $0.value <= 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value <= 0x9F)
+        }) {
             throw .invalidCharacter(template: pattern, reason: "spaces and control characters are not allowed")
         }
         if pattern.contains("#") {
@@ -112,7 +117,8 @@ public struct StopURLTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The stop value named by a URL of this template (without signature parameters), or nil.
     public func match(_ url: String) -> String? {
         guard url.utf8.count >= prefix.utf8.count + suffix.utf8.count + 1,
-              ASCII.hasPrefix(url, prefix), ASCII.hasSuffix(url, suffix) else { return nil }
+            ASCII.hasPrefix(url, prefix), ASCII.hasSuffix(url, suffix)
+        else { return nil }
         let start = url.utf8.index(url.utf8.startIndex, offsetBy: prefix.utf8.count)
         let end = url.utf8.index(url.utf8.endIndex, offsetBy: -suffix.utf8.count)
         guard start < end else { return nil }
@@ -132,7 +138,8 @@ enum StopValue {
     /// inner single spaces (a few feeds have ids like `Plaza Grande 2`).
     static func isAcceptable(_ value: String) -> Bool {
         guard !value.isEmpty, value.unicodeScalars.count <= maximumLength,
-              value.first != " ", value.last != " " else { return false }
+            value.first != " ", value.last != " "
+        else { return false }
         for scalar in value.unicodeScalars {
             if scalar.properties.isWhitespace && scalar != " " { return false }
             switch scalar.properties.generalCategory {
@@ -155,8 +162,8 @@ public enum PercentEncoding {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
                 output.append(byte)
             default:
                 output.append(UInt8(ascii: "%"))

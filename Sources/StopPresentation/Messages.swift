@@ -84,12 +84,19 @@ public enum Message: Sendable, Equatable {
         switch self {
         case .routes: return es ? "Líneas" : "Routes"
         case let .departures(m): return es ? "Salidas en los próximos \(m) min" : "Departures in the next \(m) min"
-        case let .noDeparturesInWindow(m): return es ? "No hay salidas en los próximos \(m) min." : "No departures in the next \(m) min."
-        case let .nextDeparture(clock, day): return es ? "Próxima salida: \(clock)" + (day == 1 ? " de mañana" : day > 1 ? " (en \(day) días)" : "") : "Next departure: \(clock)" + (day == 1 ? " tomorrow" : day > 1 ? " (in \(day) days)" : "")
-        case .noDeparturesThisWeek: return es ? "No hay salidas en los próximos siete días." : "No departures in the next seven days."
-        case let .firstAndLast(date): return es ? "Primera y última salida (\(date))" : "First and last departure (\(date))"
+        case let .noDeparturesInWindow(m):
+            return es ? "No hay salidas en los próximos \(m) min." : "No departures in the next \(m) min."
+        case let .nextDeparture(clock, day):
+            return es
+                ? "Próxima salida: \(clock)" + (day == 1 ? " de mañana" : day > 1 ? " (en \(day) días)" : "")
+                : "Next departure: \(clock)" + (day == 1 ? " tomorrow" : day > 1 ? " (in \(day) days)" : "")
+        case .noDeparturesThisWeek:
+            return es ? "No hay salidas en los próximos siete días." : "No departures in the next seven days."
+        case let .firstAndLast(date):
+            return es ? "Primera y última salida (\(date))" : "First and last departure (\(date))"
         case let .nearby(m): return es ? "Paradas cercanas (hasta \(m) m)" : "Nearby stops (within \(m) m)"
-        case let .noNearbyStops(m): return es ? "Ninguna otra parada a menos de \(m) m." : "No other stop within \(m) m."
+        case let .noNearbyStops(m):
+            return es ? "Ninguna otra parada a menos de \(m) m." : "No other stop within \(m) m."
         case let .minutesAway(m): return es ? "\(m) min" : "\(m) min"
         case .now: return es ? "ahora" : "now"
         case .approximate: return es ? "aprox." : "approx."
@@ -100,16 +107,25 @@ public enum Message: Sendable, Equatable {
         case .notWheelchairAccessible: return es ? "no accesible en silla de ruedas" : "not wheelchair accessible"
         case let .code(c): return es ? "código \(c)" : "code \(c)"
 
-        case .holdCodePrompt: return es ? "Acerque el código de su parada a la cámara" : "Hold your stop code to the camera"
-        case .holdCodeDetail: return es ? "El código QR está en el poste o en la marquesina" : "The QR code is on the pole or the shelter"
+        case .holdCodePrompt:
+            return es ? "Acerque el código de su parada a la cámara" : "Hold your stop code to the camera"
+        case .holdCodeDetail:
+            return es ? "El código QR está en el poste o en la marquesina" : "The QR code is on the pole or the shelter"
         case let .typeInstead(hasHome):
-            return hasHome ? (es ? "…o escriba a dónde va" : "…or type where you are going")
-                           : (es ? "…o escriba el nombre o el código de su parada" : "…or type your stop's name or code")
+            return hasHome
+                ? (es ? "…o escriba a dónde va" : "…or type where you are going")
+                : (es ? "…o escriba el nombre o el código de su parada" : "…or type your stop's name or code")
         case .nextDeparturesHere: return es ? "Próximas salidas desde aquí" : "Next departures from here"
         case .whereTo: return es ? "¿A dónde va?" : "Where are you going?"
-        case .typeOrScanDestination: return es ? "Escriba su destino o acerque su código a la cámara" : "Type your destination or hold its code to the camera"
+        case .typeOrScanDestination:
+            return es
+                ? "Escriba su destino o acerque su código a la cámara"
+                : "Type your destination or hold its code to the camera"
         case .typeYourStop: return es ? "Escriba el nombre o el código de su parada" : "Type your stop's name or code"
-        case .noMatches: return es ? "Ninguna parada coincide. Pruebe con otro nombre o con el código." : "No stop matches. Try another name or the code."
+        case .noMatches:
+            return es
+                ? "Ninguna parada coincide. Pruebe con otro nombre o con el código."
+                : "No stop matches. Try another name or the code."
         case .searching: return es ? "Buscando…" : "Searching…"
         case .planning: return es ? "Buscando cómo llegar…" : "Finding the way…"
         case .loadingStop: return es ? "Cargando la parada…" : "Loading the stop…"
@@ -120,24 +136,45 @@ public enum Message: Sendable, Equatable {
         case .keyPlan: return es ? "Enter: cómo llegar" : "Enter: how to get there"
         case .keyScroll: return es ? "↑↓ desplazar" : "↑↓ scroll"
         case .keyNewDestination: return es ? "Escriba otro destino" : "Type another destination"
-        case .cameraUnavailable: return es ? "Cámara no disponible: reintentando. Puede escribir su parada." : "Camera unavailable: retrying. You can type your stop."
+        case .cameraUnavailable:
+            return es
+                ? "Cámara no disponible: reintentando. Puede escribir su parada."
+                : "Camera unavailable: retrying. You can type your stop."
         case .cameraStarting: return es ? "Iniciando la cámara…" : "Starting the camera…"
         case .notAStopCode: return es ? "Este código no es de una parada" : "This is not a stop code"
         case let .notAStopCodeDetail(text): return es ? "Dice: \(text)" : "It says: \(text)"
         case let .unknownStop(value): return es ? "Parada desconocida: \(value)" : "Unknown stop: \(value)"
-        case .unknownStopDetail: return es ? "Este código no está en los horarios de esta red." : "This code is not in this network's timetable."
+        case .unknownStopDetail:
+            return es
+                ? "Este código no está en los horarios de esta red." : "This code is not in this network's timetable."
         case .forged: return es ? "Etiqueta no válida" : "This label is not genuine"
         case let .forgedDetail(value):
             let claim = value.isEmpty ? "" : (es ? " (dice ser \(value))" : " (claims to be \(value))")
-            return es ? "Su firma no es correcta\(claim). Por favor avise al personal." : "Its signature does not verify\(claim). Please tell the staff."
+            return es
+                ? "Su firma no es correcta\(claim). Por favor avise al personal."
+                : "Its signature does not verify\(claim). Please tell the staff."
         case .signatureRequired: return es ? "Etiqueta sin firma" : "Unsigned label"
-        case .signatureRequiredDetail: return es ? "Este quiosco solo acepta etiquetas oficiales firmadas." : "This kiosk only accepts signed official labels."
+        case .signatureRequiredDetail:
+            return es
+                ? "Este quiosco solo acepta etiquetas oficiales firmadas."
+                : "This kiosk only accepts signed official labels."
         case .databaseUnavailable: return es ? "Horarios no disponibles" : "Timetables unavailable"
-        case .databaseUnavailableDetail: return es ? "El quiosco no encuentra sus datos. El personal ha sido avisado." : "The kiosk cannot find its data. Staff have been told."
-        case let .outOfService(start, end): return es ? "Horarios vencidos (válidos del \(start) al \(end))" : "Timetable out of date (valid \(start) to \(end))"
-        case .outOfServiceDetail: return es ? "Los horarios no cubren la fecha de hoy. Consulte la información en la parada." : "The timetable does not cover today. Please check the information at the stop."
+        case .databaseUnavailableDetail:
+            return es
+                ? "El quiosco no encuentra sus datos. El personal ha sido avisado."
+                : "The kiosk cannot find its data. Staff have been told."
+        case let .outOfService(start, end):
+            return es
+                ? "Horarios vencidos (válidos del \(start) al \(end))"
+                : "Timetable out of date (valid \(start) to \(end))"
+        case .outOfServiceDetail:
+            return es
+                ? "Los horarios no cubren la fecha de hoy. Consulte la información en la parada."
+                : "The timetable does not cover today. Please check the information at the stop."
         case let .noSuchStop(query): return es ? "No encontramos «\(query)»" : "No stop called “\(query)”"
-        case .ambiguous: return es ? "Varias paradas coinciden: elija una de la lista." : "Several stops match: pick one from the list."
+        case .ambiguous:
+            return es
+                ? "Varias paradas coinciden: elija una de la lista." : "Several stops match: pick one from the list."
         case .sameStop: return es ? "Ya está en esa parada." : "You are already at that stop."
         case .lookupFailed: return es ? "No se pudo consultar" : "The lookup failed"
         case .pressAnyKey: return es ? "Pulse cualquier tecla para continuar" : "Press any key to continue"
@@ -147,19 +184,26 @@ public enum Message: Sendable, Equatable {
         case let .journeyHeading(from, to): return es ? "De \(from) a \(to)" : "From \(from) to \(to)"
         case let .leavingFrom(when): return es ? "Salida desde las \(when)" : "Leaving from \(when)"
         case let .noJourney(n):
-            return es ? "No encontramos cómo llegar con hasta \(n) transbordos en las próximas horas."
-                      : "No way to get there with up to \(n) transfers in the coming hours."
+            return es
+                ? "No encontramos cómo llegar con hasta \(n) transbordos en las próximas horas."
+                : "No way to get there with up to \(n) transfers in the coming hours."
         case let .routesAtStart(list): return es ? "Líneas en el origen: \(list)" : "Routes at the start: \(list)"
-        case let .routesAtDestination(list): return es ? "Líneas en el destino: \(list)" : "Routes at the destination: \(list)"
+        case let .routesAtDestination(list):
+            return es ? "Líneas en el destino: \(list)" : "Routes at the destination: \(list)"
         case .noRoutes: return es ? "ninguna" : "none"
         case .direct: return es ? "directo" : "direct"
-        case let .transferCount(n): return es ? "\(n) transbordo\(n == 1 ? "" : "s")" : "\(n) transfer\(n == 1 ? "" : "s")"
+        case let .transferCount(n):
+            return es ? "\(n) transbordo\(n == 1 ? "" : "s")" : "\(n) transfer\(n == 1 ? "" : "s")"
         case let .option(number, departure, arrival, minutes, transfers):
             return (es ? "Opción" : "Option") + " \(number): \(departure) → \(arrival)  (\(minutes) min, \(transfers))"
-        case let .walkTo(minutes, stop): return es ? "Camine \(minutes) min hasta \(stop)" : "Walk \(minutes) min to \(stop)"
-        case let .take(route, headsign, stop): return es ? "Tome \(route) hacia \(headsign) en \(stop)" : "Take \(route) to \(headsign) at \(stop)"
+        case let .walkTo(minutes, stop):
+            return es ? "Camine \(minutes) min hasta \(stop)" : "Walk \(minutes) min to \(stop)"
+        case let .take(route, headsign, stop):
+            return es ? "Tome \(route) hacia \(headsign) en \(stop)" : "Take \(route) to \(headsign) at \(stop)"
         case let .getOffAt(stop, stops):
-            return es ? "Baje en \(stop) (\(stops) parada\(stops == 1 ? "" : "s"))" : "Get off at \(stop) (\(stops) stop\(stops == 1 ? "" : "s"))"
+            return es
+                ? "Baje en \(stop) (\(stops) parada\(stops == 1 ? "" : "s"))"
+                : "Get off at \(stop) (\(stops) stop\(stops == 1 ? "" : "s"))"
         }
     }
 }
@@ -196,4 +240,3 @@ extension RouteMode {
         }
     }
 }
-

@@ -23,7 +23,9 @@ public final class AtomicFileWriter {
     /// Creates the temporary file. `mode` is applied exactly (the umask does not narrow it) when `exactMode` is
     /// set, as key files need; otherwise the umask applies as for any new file. Replacing an existing file keeps
     /// that file's mode and owner.
-    public init(destination: String, purpose: String = "write", mode: mode_t = 0o666, exactMode: Bool = false) throws(FileError) {
+    public init(
+        destination: String, purpose: String = "write", mode: mode_t = 0o666, exactMode: Bool = false
+    ) throws(FileError) {
         self.destination = destination
         self.exactMode = exactMode
         TemporaryFiles.removeAbandoned(besides: destination, purpose: purpose)
@@ -32,7 +34,9 @@ public final class AtomicFileWriter {
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             let code = errno
-            throw FileError(path: code == ENOENT ? TemporaryFiles.split(destination).folder : destination, operation: .writing, problem: .errno(code))
+            throw FileError(
+                path: code == ENOENT ? TemporaryFiles.split(destination).folder : destination, operation: .writing,
+                problem: .errno(code))
         }
         TemporaryFiles.register(temporaryPath)
         if exactMode, fchmod(descriptor, mode) != 0 {
@@ -47,7 +51,10 @@ public final class AtomicFileWriter {
     /// Appends `bytes`; a failed write (a full disk, `ulimit -f`) is an error naming the destination, and the
     /// temporary file is removed.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
-        guard state == .open else { throw FileError(path: destination, operation: .writing, problem: .other("write after the file was abandoned")) }
+        guard state == .open else {
+            throw FileError(
+                path: destination, operation: .writing, problem: .other("write after the file was abandoned"))
+        }
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -73,7 +80,8 @@ public final class AtomicFileWriter {
     public func commit(overwrite: Bool = true) throws(FileError) {
         switch state {
         case .committed: return
-        case .discarded: throw FileError(path: destination, operation: .writing, problem: .other("not written completely"))
+        case .discarded:
+            throw FileError(path: destination, operation: .writing, problem: .other("not written completely"))
         case .open: break
         }
         if overwrite { AtomicFile.copyOwnerAndMode(from: destination, toDescriptor: descriptor, keepMode: !exactMode) }
@@ -97,7 +105,8 @@ public final class AtomicFileWriter {
             if linked != 0 {
                 state = .discarded
                 TemporaryFiles.unregister(temporaryPath)
-                throw FileError(path: destination, operation: .writing, problem: code == EEXIST ? .alreadyExists : .errno(code))
+                throw FileError(
+                    path: destination, operation: .writing, problem: code == EEXIST ? .alreadyExists : .errno(code))
             }
         }
         state = .committed
@@ -118,8 +127,10 @@ public final class AtomicFileWriter {
 /// Atomic replacement for callers that write the temporary file themselves (SQLite writes the staging database).
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically (see `AtomicFileWriter`).
-    public static func write(_ bytes: [UInt8], to path: String, purpose: String = "write", mode: mode_t = 0o666,
-                             exactMode: Bool = false, overwrite: Bool = true) throws(FileError) {
+    public static func write(
+        _ bytes: [UInt8], to path: String, purpose: String = "write", mode: mode_t = 0o666,
+        exactMode: Bool = false, overwrite: Bool = true
+    ) throws(FileError) {
         let writer = try AtomicFileWriter(destination: path, purpose: purpose, mode: mode, exactMode: exactMode)
         try writer.write(bytes)
         try writer.commit(overwrite: overwrite)

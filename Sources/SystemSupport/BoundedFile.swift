@@ -19,7 +19,9 @@ public enum BoundedFile {
             if kind == S_IFDIR { throw FileError(path: path, operation: .reading, problem: .isDirectory) }
             throw FileError(path: path, operation: .reading, problem: .notARegularFile(kind: describe(kind)))
         }
-        guard Int(status.st_size) <= limit else { throw FileError(path: path, operation: .reading, problem: .tooLarge(limit: limit)) }
+        guard Int(status.st_size) <= limit else {
+            throw FileError(path: path, operation: .reading, problem: .tooLarge(limit: limit))
+        }
         // The size can change while reading (a file being appended to): read at most limit + 1 bytes to tell.
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0

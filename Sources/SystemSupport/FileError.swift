@@ -73,7 +73,9 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch problem {
-        case .diskFull, .fileSizeLimit: return "\(reason.prefix { $0 != ";" }) while writing \(path)\(operation == .writing ? "; the previous file is unchanged" : "")"
+        case .diskFull, .fileSizeLimit:
+            return
+                "\(reason.prefix { $0 != ";" }) while writing \(path)\(operation == .writing ? "; the previous file is unchanged" : "")"
         default: return "\(path): \(reason)"
         }
     }

@@ -16,8 +16,10 @@ public enum ProcessSignals {
     /// Handles `signals` with `handler` instead of their default action until the returned observation is
     /// cancelled or released. Call it from the main thread before starting other threads: the signals are
     /// blocked there (and so in every thread started later) and read through the dispatch source.
-    public static func observe(_ signals: [Int32], queue: DispatchQueue = DispatchQueue(label: "signals"),
-                               handler: @escaping @Sendable (Int32) -> Void) -> SignalObservation {
+    public static func observe(
+        _ signals: [Int32], queue: DispatchQueue = DispatchQueue(label: "signals"),
+        handler: @escaping @Sendable (Int32) -> Void
+    ) -> SignalObservation {
         // A parent may hand us these signals blocked (Dispatch pool threads block them, and children inherit the
         // mask); unblock first so the ignore-then-source set-up below sees them.
         var mask = sigset_t()
@@ -42,7 +44,9 @@ public enum ProcessSignals {
         return observe(termination) { signalNumber in
             let removed = TemporaryFiles.removeAll()
             let name = String(cString: strsignal(signalNumber))
-            let message = "kiosk \(command): stopped by \(name.lowercased())" + (removed > 0 ? "; unfinished output removed, previous files unchanged\n" : "\n")
+            let message =
+                "kiosk \(command): stopped by \(name.lowercased())"
+                + (removed > 0 ? "; unfinished output removed, previous files unchanged\n" : "\n")
             _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             _exit(128 + signalNumber)
         }

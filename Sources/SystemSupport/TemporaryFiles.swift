@@ -50,7 +50,7 @@ public enum TemporaryFiles {
             }
             guard entryName.hasPrefix(prefix), entryName.hasSuffix(".tmp") else { continue }
             guard let pid = pid_t(entryName.dropFirst(prefix.count).dropLast(4)) else { continue }
-            if pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue } // its writer is still running
+            if pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }  // its writer is still running
             unlink("\(folder)/\(entryName)")
         }
     }

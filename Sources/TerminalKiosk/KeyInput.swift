@@ -38,14 +38,14 @@ public struct KeyInputParser: Sendable {
             case 0x1B:
                 guard i + 1 < pending.count else {
                     pending.removeFirst(i)
-                    return keys // wait: a sequence may follow
+                    return keys  // wait: a sequence may follow
                 }
                 let next = pending[i + 1]
                 if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
                     guard let (key, length) = Self.parseSequence(pending, from: i) else {
-                        if pending.count - i > 32 { i += 2; continue } // garbage: give up on it
+                        if pending.count - i > 32 { i += 2; continue }  // garbage: give up on it
                         pending.removeFirst(i)
-                        return keys // incomplete
+                        return keys  // incomplete
                     }
                     if let key { keys.append(key) }
                     i += length
@@ -69,7 +69,7 @@ public struct KeyInputParser: Sendable {
                 keys.append(.tab)
                 i += 1
             case 0x00..<0x20:
-                i += 1 // other control characters mean nothing to the kiosk
+                i += 1  // other control characters mean nothing to the kiosk
             default:
                 let length = Self.utf8Length(b)
                 guard length > 0 else { i += 1; continue }
@@ -155,7 +155,7 @@ public struct KeyInputParser: Sendable {
         case UInt8(ascii: "D"): return (.left, length)
         case UInt8(ascii: "H"): return (.home, length)
         case UInt8(ascii: "F"): return (.end, length)
-        case UInt8(ascii: "Z"): return (.tab, length) // Shift+Tab toggles too
+        case UInt8(ascii: "Z"): return (.tab, length)  // Shift+Tab toggles too
         case UInt8(ascii: "P"): return (.function(1), length)
         case UInt8(ascii: "Q"): return (.function(2), length)
         case UInt8(ascii: "R"): return (.function(3), length)

@@ -1,13 +1,14 @@
-import TripPlanning
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
 import Logging
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -43,8 +44,9 @@ public final class KioskApp {
     public init(options: KioskRunOptions) {
         self.options = options
         let now = Date().addingTimeInterval(options.clockOffset)
-        state = KioskState(language: options.config.language, idleTimeout: TimeInterval(options.config.idleTimeoutSeconds),
-                           hasHomeStop: options.config.homeStop != nil, now: now)
+        state = KioskState(
+            language: options.config.language, idleTimeout: TimeInterval(options.config.idleTimeoutSeconds),
+            hasHomeStop: options.config.homeStop != nil, now: now)
         writer = TerminalFrameWriter(colorMode: options.plainText ? .basic16 : TerminalColorMode.detect())
         size = options.plainSize
     }
@@ -77,7 +79,9 @@ public final class KioskApp {
             var sawQuit: Int32?
             var batch: [RuntimeEvent] = events.isEmpty ? [.kiosk(.tick)] : events + [.kiosk(.tick)]
             // A burst of scans: only the last one can still be seen, so only it is looked up.
-            if let lastScan = batch.lastIndex(where: { if case .scanned = $0 { return true }; return false }) {
+            if let lastScan = batch.lastIndex(where: {
+                if case .scanned = $0 { return true }; return false
+            }) {
                 batch = batch.enumerated().filter { index, event in
                     if case .scanned = event { return index == lastScan }
                     return true
@@ -150,29 +154,49 @@ public final class KioskApp {
         switch effect {
         case .loadHome:
             guard let home = config.homeStop, let database else { return [] }
-            return [.homeLoaded(lookUp { try board(for: try database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home))), database) })]
+            return [
+                .homeLoaded(
+                    lookUp {
+                        try board(for: try database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home))), database)
+                    })
+            ]
         case let .loadStop(target):
-            guard let database else { return [.stopLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))] }
+            guard let database else {
+                return [.stopLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))]
+            }
             return [.stopLoaded(lookUp { try board(for: try resolve(target, database), database) })]
         case let .search(text):
             guard let database else { return [.matchesLoaded(query: text, matches: [])] }
             var matches: [StopInfo] = []
-            if let exact = try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(text))) { matches.append(exact.stop) }
-            for match in (try? database.searchStops(text, limit: 8)) ?? [] where !matches.contains(where: { $0.id == match.stop.id }) {
+            if let exact = try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(text))) {
+                matches.append(exact.stop)
+            }
+            for match in (try? database.searchStops(text, limit: 8)) ?? []
+            where !matches.contains(where: { $0.id == match.stop.id }) {
                 matches.append(match.stop)
             }
             return [.matchesLoaded(query: text, matches: Array(matches.prefix(8)))]
         case let .plan(from, to):
-            guard let database else { return [.planLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))] }
+            guard let database else {
+                return [.planLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))]
+            }
             statistics.plans += 1
-            return [.planLoaded(lookUp {
-                let destination = try resolve(to, database)
-                let at = now
-                let rules = PlanningRules(walkRadiusMeters: config.walkRadiusMeters)
-                let key = "\(ServiceDate.containing(at, in: database.timeZone))/\(config.walkRadiusMeters)/\(database.feedHash)"
-                if network?.key != key { network = (key, try database.planningNetwork(around: at, rules: rules)) }
-                return try database.plan(from: from, to: destination, at: at, maxTransfers: config.maxTransfers, rules: rules, network: network?.network)
-            })]
+            return [
+                .planLoaded(
+                    lookUp {
+                        let destination = try resolve(to, database)
+                        let at = now
+                        let rules = PlanningRules(walkRadiusMeters: config.walkRadiusMeters)
+                        let key =
+                            "\(ServiceDate.containing(at, in: database.timeZone))/\(config.walkRadiusMeters)/\(database.feedHash)"
+                        if network?.key != key {
+                            network = (key, try database.planningNetwork(around: at, rules: rules))
+                        }
+                        return try database.plan(
+                            from: from, to: destination, at: at, maxTransfers: config.maxTransfers, rules: rules,
+                            network: network?.network)
+                    })
+            ]
         case .reloadDatabase:
             openDatabase(initial: false)
             return []
@@ -192,8 +216,9 @@ public final class KioskApp {
     }
 
     private func board(for stop: ResolvedStop, _ database: RouteDatabase) throws -> KioskStopBoard {
-        let view = try database.stopView(for: stop, at: now, windowMinutes: options.config.windowMinutes,
-                                         nearbyRadiusMeters: options.config.nearbyRadiusMeters)
+        let view = try database.stopView(
+            for: stop, at: now, windowMinutes: options.config.windowMinutes,
+            nearbyRadiusMeters: options.config.nearbyRadiusMeters)
         return KioskStopBoard(stop: stop, view: view)
     }
 
@@ -206,7 +231,9 @@ public final class KioskApp {
     static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int(info.st_mtim.tv_sec))
+        return FileIdentity(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modified: Int(info.st_mtim.tv_sec))
     }
 
     /// Opens (or reopens, after an import) the database and tells the state machine what it found.
@@ -217,7 +244,10 @@ public final class KioskApp {
         do {
             let opened = try RouteDatabase(path: path)
             database = opened
-            if !initial { logger.notice("route database reloaded", metadata: ["path": "\(path)", "feed_hash": "\(opened.feedHash)"]) }
+            if !initial {
+                logger.notice(
+                    "route database reloaded", metadata: ["path": "\(path)", "feed_hash": "\(opened.feedHash)"])
+            }
         } catch {
             database = nil
             logger.error("route database unavailable", metadata: ["path": "\(path)", "error": "\(error)"])
@@ -229,17 +259,21 @@ public final class KioskApp {
 
     private func databaseStatus() -> KioskDatabaseStatus {
         guard let database else {
-            return .unavailable(detail: FileManager.default.fileExists(atPath: options.databasePath)
-                                ? "\(options.databasePath) is not a usable route database" : "\(options.databasePath) does not exist")
+            return .unavailable(
+                detail: FileManager.default.fileExists(atPath: options.databasePath)
+                    ? "\(options.databasePath) is not a usable route database"
+                    : "\(options.databasePath) does not exist")
         }
         let today = ServiceDate.containing(now, in: database.timeZone)
         do {
             try database.checkServiceRange(today)
-            return .ready(feedName: database.feedName, timeZone: database.timeZone.identifier,
-                          serviceStart: database.serviceStart?.description, serviceEnd: database.serviceEnd?.description)
+            return .ready(
+                feedName: database.feedName, timeZone: database.timeZone.identifier,
+                serviceStart: database.serviceStart?.description, serviceEnd: database.serviceEnd?.description)
         } catch {
-            return .outOfService(feedName: database.feedName, timeZone: database.timeZone.identifier, date: today.description,
-                                 start: database.serviceStart?.description ?? "?", end: database.serviceEnd?.description ?? "?")
+            return .outOfService(
+                feedName: database.feedName, timeZone: database.timeZone.identifier, date: today.description,
+                start: database.serviceStart?.description ?? "?", end: database.serviceEnd?.description ?? "?")
         }
     }
 
@@ -270,7 +304,8 @@ public final class KioskApp {
     private func render() {
         statistics.frames += 1
         if options.plainText {
-            let canvas = KioskScreenBuilder.build(state, width: options.plainSize.width, height: options.plainSize.height, context: options.context)
+            let canvas = KioskScreenBuilder.build(
+                state, width: options.plainSize.width, height: options.plainSize.height, context: options.context)
             let lines = canvas.lines
             // Print a frame when something other than the clock changed.
             if Array(lines.dropFirst()) != Array(lastPlain.dropFirst()) {
@@ -317,8 +352,10 @@ public final class KioskApp {
             return
         }
         let thread = Thread {
-            KioskScanLoop(input: input, config: config, queue: queue, control: control, pacedDemo: !options.unpacedDemo,
-                          frameLimit: options.frameLimit).run()
+            KioskScanLoop(
+                input: input, config: config, queue: queue, control: control, pacedDemo: !options.unpacedDemo,
+                frameLimit: options.frameLimit
+            ).run()
         }
         thread.name = "kiosk-scan"
         thread.start()

@@ -1,13 +1,14 @@
-import TripPlanning
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
 import Logging
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -46,7 +47,9 @@ public struct KioskRunOptions: Sendable {
     /// End the frame input after this many frames, as if the replay had ended (soak benchmark).
     public var frameLimit: Int?
 
-    public init(config: KioskConfig, databasePath: String, input: KioskFrameInput, context: ScreenContext = ScreenContext()) {
+    public init(
+        config: KioskConfig, databasePath: String, input: KioskFrameInput, context: ScreenContext = ScreenContext()
+    ) {
         self.config = config
         self.databasePath = databasePath
         self.input = input

@@ -1,13 +1,14 @@
-import TripPlanning
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
 import Logging
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,7 +26,10 @@ struct KioskScanLoop {
     let frameLimit: Int?
     private let logger = Logger(label: "stopkiosk.scan")
 
-    init(input: KioskFrameInput, config: KioskConfig, queue: RuntimeEventQueue, control: ScanControl, pacedDemo: Bool = true, frameLimit: Int? = nil) {
+    init(
+        input: KioskFrameInput, config: KioskConfig, queue: RuntimeEventQueue, control: ScanControl,
+        pacedDemo: Bool = true, frameLimit: Int? = nil
+    ) {
         self.input = input
         self.config = config
         self.queue = queue
@@ -62,9 +66,11 @@ struct KioskScanLoop {
             let (database, currentGeneration) = control.database
             if currentGeneration != generation {
                 generation = currentGeneration
-                pipeline = database.flatMap { db in (try? ScanResolver(config: config, database: db)).map {
-                    ScanPipeline(source: nil, resolver: $0, configuration: pipelineConfiguration)
-                } }
+                pipeline = database.flatMap { db in
+                    (try? ScanResolver(config: config, database: db)).map {
+                        ScanPipeline(source: nil, resolver: $0, configuration: pipelineConfiguration)
+                    }
+                }
             }
             let frame: LumaFrame?
             do {
@@ -72,11 +78,14 @@ struct KioskScanLoop {
             } catch {
                 if error.isDeviceLoss {
                     // The reconnecting camera reports its state through onStateChange; a stall is worth a word too.
-                    if streaming, case .noFrame = error { queue.post(.kiosk(.camera(.unavailable(detail: error.description)))); streaming = false }
+                    if streaming, case .noFrame = error {
+                        queue.post(.kiosk(.camera(.unavailable(detail: error.description)))); streaming = false
+                    }
                     continue
                 }
                 logger.error("frame source failed", metadata: ["error": "\(error)"])
-                queue.post(.kiosk(.camera(.unavailable(detail: TerminalText.sanitize(error.description, maxLength: 160)))))
+                queue.post(
+                    .kiosk(.camera(.unavailable(detail: TerminalText.sanitize(error.description, maxLength: 160)))))
                 Thread.sleep(forTimeInterval: 1)
                 continue
             }
@@ -95,8 +104,11 @@ struct KioskScanLoop {
             guard let pipeline else { continue }
             for event in pipeline.process(frame) {
                 if case let .scan(result) = event {
-                    queue.post(.scanned(ScanOutcome(status: result.status, text: result.text, stop: result.stop,
-                                                    reference: result.reference, detail: result.detail), arrivalNanos: result.arrivalNanos))
+                    queue.post(
+                        .scanned(
+                            ScanOutcome(
+                                status: result.status, text: result.text, stop: result.stop,
+                                reference: result.reference, detail: result.detail), arrivalNanos: result.arrivalNanos))
                 }
             }
         }
@@ -113,7 +125,8 @@ struct KioskScanLoop {
                 switch state {
                 case .streaming: queue.post(.kiosk(.camera(.streaming)))
                 case let .reconnecting(error, _, _):
-                    queue.post(.kiosk(.camera(.unavailable(detail: TerminalText.sanitize(error.description, maxLength: 160)))))
+                    queue.post(
+                        .kiosk(.camera(.unavailable(detail: TerminalText.sanitize(error.description, maxLength: 160)))))
                 case .idle, .closed: break
                 }
             }

@@ -1,10 +1,10 @@
-import TripPlanning
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
 
 // The kiosk as a pure state machine: `KioskState.handle(event, now:)` changes the state and returns the work the
 // runtime must do (database queries, a reload); the runtime feeds the answers back as events. Nothing here
@@ -44,11 +44,16 @@ public enum KioskFailure: Sendable, Equatable {
             case let .databaseMissing(path): self = .databaseUnavailable(detail: "missing: \(path)")
             case let .notARouteDatabase(path, reason): self = .databaseUnavailable(detail: "\(path): \(reason)")
             case let .noSuchStop(query, _): self = .noSuchStop(query: TerminalText.sanitize(query, maxLength: 60))
-            case let .outsideServiceRange(date, start, end): self = .outOfService(date: date.description, start: start.description, end: end.description)
+            case let .outsideServiceRange(date, start, end):
+                self = .outOfService(date: date.description, start: start.description, end: end.description)
             case let .invalidQuery(text):
-                if text.contains("matches several stops") { self = .ambiguous(query: "") }
-                else if text.contains("are the same stop") { self = .sameStop }
-                else { self = .other(detail: TerminalText.sanitize(text, maxLength: 160)) }
+                if text.contains("matches several stops") {
+                    self = .ambiguous(query: "")
+                } else if text.contains("are the same stop") {
+                    self = .sameStop
+                } else {
+                    self = .other(detail: TerminalText.sanitize(text, maxLength: 160))
+                }
             case let .invalidTime(text): self = .other(detail: TerminalText.sanitize(text, maxLength: 60))
             case .nonexistentLocalTime: self = .other(detail: TerminalText.sanitize(lookup.description, maxLength: 160))
             }
@@ -166,7 +171,8 @@ public struct KioskPlanScreen: Sendable, Equatable {
     public var failure: KioskFailure?
     public var scroll = 0
 
-    public init(from: KioskStopBoard, destinationLabel: String, plan: JourneyPlan? = nil, failure: KioskFailure? = nil) {
+    public init(from: KioskStopBoard, destinationLabel: String, plan: JourneyPlan? = nil, failure: KioskFailure? = nil)
+    {
         self.from = from
         self.destinationLabel = destinationLabel
         self.plan = plan
@@ -413,14 +419,16 @@ public struct KioskState: Sendable, Equatable {
     }
 
     /// Typing on a board starts destination entry from it (or stop entry on a kiosk without a home stop).
-    private mutating func startEntry(with key: KioskKey, from board: KioskStopBoard?, returnsToStop: Bool) -> [KioskEffect] {
+    private mutating func startEntry(
+        with key: KioskKey, from board: KioskStopBoard?, returnsToStop: Bool
+    ) -> [KioskEffect] {
         let initial: String
         switch key {
         case let .character(c) where !c.isWhitespace: initial = String(c)
         case .enter, .down: initial = ""
         default: return []
         }
-        guard database.timeZoneIdentifier != nil else { return [] } // nothing to search without a timetable
+        guard database.timeZoneIdentifier != nil else { return [] }  // nothing to search without a timetable
         let purpose: KioskEntryScreen.Purpose = board.map { .destination(from: $0) } ?? .origin
         screen = .entry(KioskEntryScreen(purpose: purpose, text: initial, returnsToStop: returnsToStop && board != nil))
         return initial.isEmpty ? [] : [.search(initial)]
@@ -474,7 +482,8 @@ public struct KioskState: Sendable, Equatable {
             }
             switch entry.purpose {
             case let .destination(from):
-                screen = .plan(KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(label, maxLength: 60)))
+                screen = .plan(
+                    KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(label, maxLength: 60)))
                 return [.plan(from: from.stop, to: target)]
             case .origin:
                 screen = .stop(KioskStopScreen(stop: nil))
@@ -492,8 +501,11 @@ public struct KioskState: Sendable, Equatable {
         case .stop:
             guard let stop = outcome.stop else { return [] }
             notice = nil
-            if case let .entry(entry) = screen, case let .destination(from) = entry.purpose, from.stop.stop.id != stop.stop.id {
-                screen = .plan(KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(stop.stop.name, maxLength: 60)))
+            if case let .entry(entry) = screen, case let .destination(from) = entry.purpose,
+                from.stop.stop.id != stop.stop.id
+            {
+                screen = .plan(
+                    KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(stop.stop.name, maxLength: 60)))
                 return [.plan(from: from.stop, to: .resolved(stop))]
             }
             screen = .stop(KioskStopScreen(stop: stop))
@@ -501,7 +513,8 @@ public struct KioskState: Sendable, Equatable {
         case .notAStopCode:
             showNotice(.notAStopCode(text: TerminalText.sanitize(outcome.text, maxLength: 60)))
         case .unknownStop:
-            showNotice(.unknownStop(value: TerminalText.sanitize(outcome.reference?.value ?? outcome.text, maxLength: 40)))
+            showNotice(
+                .unknownStop(value: TerminalText.sanitize(outcome.reference?.value ?? outcome.text, maxLength: 40)))
         case .forged:
             showNotice(.forged(claimed: TerminalText.sanitize(outcome.reference?.value ?? "", maxLength: 40)))
         case .signatureRequired:

@@ -1,13 +1,14 @@
-import TripPlanning
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
 import Logging
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

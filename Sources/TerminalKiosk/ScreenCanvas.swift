@@ -1,8 +1,8 @@
-import TransitModel
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
+import TransitModel
 
 /// A colour on the kiosk screen: one of the 16 ANSI colours (which every terminal shows as it likes), or an
 /// exact RGB value (route colours from the feed) that the terminal writer renders in 24-bit, 256 or 16 colours.
@@ -10,13 +10,18 @@ public enum ScreenColor: Sendable, Hashable {
     case ansi(UInt8)
     case rgb(UInt8, UInt8, UInt8)
 
-    public static let black = ScreenColor.ansi(0), red = ScreenColor.ansi(1), green = ScreenColor.ansi(2), yellow = ScreenColor.ansi(3)
-    public static let blue = ScreenColor.ansi(4), magenta = ScreenColor.ansi(5), cyan = ScreenColor.ansi(6), white = ScreenColor.ansi(7)
-    public static let brightBlack = ScreenColor.ansi(8), brightWhite = ScreenColor.ansi(15), brightYellow = ScreenColor.ansi(11)
+    public static let black = ScreenColor.ansi(0), red = ScreenColor.ansi(1), green = ScreenColor.ansi(2),
+        yellow = ScreenColor.ansi(3)
+    public static let blue = ScreenColor.ansi(4), magenta = ScreenColor.ansi(5), cyan = ScreenColor.ansi(6),
+        white = ScreenColor.ansi(7)
+    public static let brightBlack = ScreenColor.ansi(8), brightWhite = ScreenColor.ansi(15),
+        brightYellow = ScreenColor.ansi(11)
 
     /// A GTFS colour (six hex digits, no '#'); nil when absent or malformed.
     public init?(gtfsHex: String?) {
-        guard let hex = gtfsHex?.trimmingCharacters(in: .whitespaces), hex.utf8.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+        guard let hex = gtfsHex?.trimmingCharacters(in: .whitespaces), hex.utf8.count == 6,
+            let value = UInt32(hex, radix: 16)
+        else { return nil }
         self = .rgb(UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
     }
 
@@ -41,7 +46,8 @@ public enum ScreenColor: Sendable, Hashable {
     /// xterm's default 16 colours.
     static let ansiPalette: [(UInt8, UInt8, UInt8)] = [
         (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
-        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255),
+        (255, 255, 255),
     ]
 }
 
@@ -54,8 +60,10 @@ public struct CellStyle: Sendable, Hashable {
     public var reverse = false
     public var underline = false
 
-    public init(foreground: ScreenColor? = nil, background: ScreenColor? = nil, bold: Bool = false, dim: Bool = false,
-                reverse: Bool = false, underline: Bool = false) {
+    public init(
+        foreground: ScreenColor? = nil, background: ScreenColor? = nil, bold: Bool = false, dim: Bool = false,
+        reverse: Bool = false, underline: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold
@@ -109,7 +117,9 @@ public struct ScreenCanvas: Sendable, Equatable {
     /// the columns used. Text is expected to be sanitised already; any control character left is shown as '?'
     /// rather than reaching the terminal. A wide character that does not fit is replaced by a space.
     @discardableResult
-    public mutating func put(_ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil) -> Int {
+    public mutating func put(
+        _ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil
+    ) -> Int {
         guard row >= 0, row < height, column < width else { return 0 }
         let limit = min(width, column + (maxWidth ?? width))
         var x = column
@@ -162,7 +172,9 @@ public struct ScreenCanvas: Sendable, Equatable {
     private mutating func set(_ row: Int, _ column: Int, _ cell: ScreenCell) {
         guard column >= 0, column < width else { return }
         // Overwriting half of a wide character blanks the other half, so no stray continuation is left.
-        if rows[row][column].isContinuation, column > 0 { rows[row][column - 1] = ScreenCell(" ", rows[row][column - 1].style) }
+        if rows[row][column].isContinuation, column > 0 {
+            rows[row][column - 1] = ScreenCell(" ", rows[row][column - 1].style)
+        }
         if column + 1 < width, rows[row][column + 1].isContinuation, !cell.isContinuation {
             rows[row][column + 1] = ScreenCell(" ", rows[row][column + 1].style)
         }

@@ -1,8 +1,9 @@
-import TransitModel
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
+import TransitModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -61,7 +62,10 @@ public final class TerminalDevice: @unchecked Sendable {
             }
         }
         active = true
-        writeAll(Array((TerminalControl.enterAlternateScreen + TerminalControl.hideCursor + TerminalControl.disableAutowrap + TerminalControl.clearScreen).utf8))
+        writeAll(
+            Array(
+                (TerminalControl.enterAlternateScreen + TerminalControl.hideCursor + TerminalControl.disableAutowrap
+                    + TerminalControl.clearScreen).utf8))
     }
 
     /// Leaves the alternate screen, shows the cursor and restores the keyboard settings. Idempotent.
@@ -70,7 +74,10 @@ public final class TerminalDevice: @unchecked Sendable {
         defer { lock.unlock() }
         guard active else { return }
         active = false
-        writeAll(Array((TerminalControl.resetStyle + TerminalControl.enableAutowrap + TerminalControl.showCursor + TerminalControl.leaveAlternateScreen).utf8))
+        writeAll(
+            Array(
+                (TerminalControl.resetStyle + TerminalControl.enableAutowrap + TerminalControl.showCursor
+                    + TerminalControl.leaveAlternateScreen).utf8))
         if var saved = savedAttributes {
             tcsetattr(inputFD, TCSANOW, &saved)
         }
@@ -121,7 +128,7 @@ final class KeyReader: @unchecked Sendable {
                     for key in parser.flushPending() { deliver(key) }
                     continue
                 }
-                if descriptor.revents & Int16(POLLIN) == 0 { onEnd(); return } // hang-up, error
+                if descriptor.revents & Int16(POLLIN) == 0 { onEnd(); return }  // hang-up, error
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n <= 0 {
                     if n < 0 && errno == EINTR { continue }

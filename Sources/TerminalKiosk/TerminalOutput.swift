@@ -1,8 +1,8 @@
-import TransitModel
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
+import TransitModel
 
 /// How many colours the terminal shows.
 public enum TerminalColorMode: String, Sendable, CaseIterable {
@@ -14,7 +14,8 @@ public enum TerminalColorMode: String, Sendable, CaseIterable {
     case basic16 = "16"
 
     /// From the environment: `COLORTERM` first (the de-facto way terminals announce 24-bit colour), then `TERM`.
-    public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalColorMode {
+    public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalColorMode
+    {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         if colorTerm == "truecolor" || colorTerm == "24bit" { return .trueColor }
         let term = (environment["TERM"] ?? "").lowercased()

@@ -35,7 +35,9 @@ public struct Coordinate: Hashable, Sendable {
     }
 
     /// A latitude/longitude box that contains every point within `meters` of this one, for index pre-filtering.
-    public func boundingBox(radiusMeters meters: Double) -> (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) {
+    public func boundingBox(
+        radiusMeters meters: Double
+    ) -> (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) {
         let dLat = meters / Coordinate.earthRadiusMeters * 180 / .pi
         let cosLat = max(0.01, cos(latitude * .pi / 180))
         let dLon = dLat / cosLat

@@ -16,8 +16,10 @@ public struct JourneyPlan: Sendable, Codable, Equatable {
     public var routesAtOrigin: [RouteInfo]
     public var routesAtDestination: [RouteInfo]
 
-    public init(from: StopInfo, to: StopInfo, at: Date, timeZone: String, maxTransfers: Int, walkRadiusMeters: Int,
-                options: [JourneyOption], routesAtOrigin: [RouteInfo], routesAtDestination: [RouteInfo]) {
+    public init(
+        from: StopInfo, to: StopInfo, at: Date, timeZone: String, maxTransfers: Int, walkRadiusMeters: Int,
+        options: [JourneyOption], routesAtOrigin: [RouteInfo], routesAtDestination: [RouteInfo]
+    ) {
         self.from = from
         self.to = to
         self.at = at
@@ -64,8 +66,10 @@ public struct JourneyStep: Sendable, Codable, Equatable {
     /// Rides only: stops travelled (1 = the next stop).
     public var stops: Int?
 
-    public init(kind: Kind, from: StopInfo, to: StopInfo, departure: Date, arrival: Date, minutes: Int, route: RouteInfo? = nil,
-                headsign: String? = nil, tripID: String? = nil, serviceDate: String? = nil, stops: Int? = nil) {
+    public init(
+        kind: Kind, from: StopInfo, to: StopInfo, departure: Date, arrival: Date, minutes: Int, route: RouteInfo? = nil,
+        headsign: String? = nil, tripID: String? = nil, serviceDate: String? = nil, stops: Int? = nil
+    ) {
         self.kind = kind
         self.from = from
         self.to = to

@@ -26,7 +26,8 @@ public enum LocalTime {
         let withOffset = ISO8601DateFormatter()
         withOffset.formatOptions = [.withInternetDateTime]
         if trimmed.hasSuffix("Z") || trimmed.dropFirst(10).contains("+") || trimmed.dropFirst(10).contains("-") {
-            return withOffset.date(from: trimmed.replacingOccurrences(of: " ", with: "T")).map { .instant($0) } ?? .unreadable
+            return withOffset.date(from: trimmed.replacingOccurrences(of: " ", with: "T")).map { .instant($0) }
+                ?? .unreadable
         }
         let parts = trimmed.split(whereSeparator: { $0 == "T" || $0 == " " })
         guard parts.count == 2, let date = ServiceDate(parsing: String(parts[0])) else { return .unreadable }
@@ -36,7 +37,11 @@ public enum LocalTime {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return .unreadable }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        guard let instant = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: hour, minute: minute, second: second)) else {
+        guard
+            let instant = calendar.date(
+                from: DateComponents(
+                    year: date.year, month: date.month, day: date.day, hour: hour, minute: minute, second: second))
+        else {
             return .unreadable
         }
         // Calendar moves a time in a gap forward by the gap's length; read the result back to notice.
@@ -51,7 +56,8 @@ public enum LocalTime {
         let (day, secondOfDay, offset) = localParts(date, in: timeZone)
         let sign = offset < 0 ? "-" : "+"
         let offsetMinutes = abs(offset) / 60
-        return "\(day)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))\(sign)\(two(offsetMinutes / 60)):\(two(offsetMinutes % 60))"
+        return
+            "\(day)T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))\(sign)\(two(offsetMinutes / 60)):\(two(offsetMinutes % 60))"
     }
 
     /// `08:03` on the local clock.

@@ -50,8 +50,11 @@ public struct StopAlert: Sendable, Codable, Equatable {
     public var activeFrom: Date?
     public var activeUntil: Date?
 
-    public init(id: String, header: String, description: String?, url: String?, language: String?, cause: String, effect: String,
-                severity: String, scope: String, activeFrom: Date?, activeUntil: Date?) {
+    public init(
+        id: String, header: String, description: String?, url: String?, language: String?, cause: String,
+        effect: String,
+        severity: String, scope: String, activeFrom: Date?, activeUntil: Date?
+    ) {
         self.id = id
         self.header = header
         self.description = description

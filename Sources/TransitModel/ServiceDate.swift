@@ -10,7 +10,8 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...ServiceDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...ServiceDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -41,7 +42,9 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
     /// Parses ISO `YYYY-MM-DD` as well as `YYYYMMDD`.
     public init?(parsing text: String) {
         let compact = text.replacingOccurrences(of: "-", with: "")
-        guard text.count == 10 || text.count == 8, let date = ServiceDate.parse(bytes: Array(compact.utf8)) else { return nil }
+        guard text.count == 10 || text.count == 8, let date = ServiceDate.parse(bytes: Array(compact.utf8)) else {
+            return nil
+        }
         self = date
     }
 
@@ -75,7 +78,7 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// ISO weekday: 1 = Monday … 7 = Sunday.
     public var isoWeekday: Int {
-        let w = (dayNumber + 3) % 7 // 1970-01-01 was a Thursday (ISO 4)
+        let w = (dayNumber + 3) % 7  // 1970-01-01 was a Thursday (ISO 4)
         return (w < 0 ? w + 7 : w) + 1
     }
 

@@ -26,9 +26,11 @@ public struct StopView: Sendable, Codable, Equatable {
     /// How old the live data behind `departures` is, in seconds (nil: built without live data).
     public var realtimeAgeSeconds: Int?
 
-    public init(stop: StopInfo, platforms: [StopInfo], at: Date, windowMinutes: Int, timeZone: String, serviceDate: String,
-                routes: [RouteAtStop], departures: [Departure], serviceSpans: [ServiceSpan], nextDeparture: Departure?,
-                nearby: [NearbyStop], nearbyRadiusMeters: Int, alerts: [StopAlert]? = nil, realtimeAgeSeconds: Int? = nil) {
+    public init(
+        stop: StopInfo, platforms: [StopInfo], at: Date, windowMinutes: Int, timeZone: String, serviceDate: String,
+        routes: [RouteAtStop], departures: [Departure], serviceSpans: [ServiceSpan], nextDeparture: Departure?,
+        nearby: [NearbyStop], nearbyRadiusMeters: Int, alerts: [StopAlert]? = nil, realtimeAgeSeconds: Int? = nil
+    ) {
         self.stop = stop
         self.platforms = platforms
         self.at = at
@@ -72,8 +74,11 @@ public struct StopInfo: Sendable, Codable, Equatable, Hashable {
     /// 0 stop or platform, 1 station, 2 entrance (GTFS `location_type`).
     public var locationType: Int
 
-    public init(id: String, code: String?, name: String, parentStationID: String?, parentStationName: String?, platformCode: String?,
-                wheelchairBoarding: WheelchairAccess, latitude: Double?, longitude: Double?, locationType: Int) {
+    public init(
+        id: String, code: String?, name: String, parentStationID: String?, parentStationName: String?,
+        platformCode: String?,
+        wheelchairBoarding: WheelchairAccess, latitude: Double?, longitude: Double?, locationType: Int
+    ) {
         self.id = id
         self.code = code
         self.name = name
@@ -102,7 +107,10 @@ public struct RouteInfo: Sendable, Codable, Equatable, Hashable {
     public var textColor: String?
     public var agency: String
 
-    public init(id: String, shortName: String?, longName: String?, mode: RouteMode, color: String?, textColor: String?, agency: String) {
+    public init(
+        id: String, shortName: String?, longName: String?, mode: RouteMode, color: String?, textColor: String?,
+        agency: String
+    ) {
         self.id = id
         self.shortName = shortName
         self.longName = longName
@@ -159,9 +167,13 @@ public struct Departure: Sendable, Codable, Equatable {
     /// Live state and prediction (nil: built without live data). `time` stays the timetable time.
     public var realtime: DepartureRealtime?
 
-    public init(route: RouteInfo, headsign: String, directionID: Int?, time: Date, minutesFromNow: Int, tripID: String, serviceDate: String,
-                scheduledTime: String, wheelchairAccessible: WheelchairAccess, stopID: String, platformCode: String?, approximate: Bool,
-                realtime: DepartureRealtime? = nil) {
+    public init(
+        route: RouteInfo, headsign: String, directionID: Int?, time: Date, minutesFromNow: Int, tripID: String,
+        serviceDate: String,
+        scheduledTime: String, wheelchairAccessible: WheelchairAccess, stopID: String, platformCode: String?,
+        approximate: Bool,
+        realtime: DepartureRealtime? = nil
+    ) {
         self.route = route
         self.headsign = headsign
         self.directionID = directionID

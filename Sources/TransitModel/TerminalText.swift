@@ -75,7 +75,7 @@ public enum TerminalText {
                 if value == 0x07 || value == 0x9C { return position + 1 }
                 if value == 0x1B {
                     if position + 1 < count, scalars[position + 1] == "\\" { return position + 2 }
-                    return position // a new escape ends the string
+                    return position  // a new escape ends the string
                 }
                 position += 1
             }
@@ -99,14 +99,14 @@ public enum TerminalText {
                 guard index + 1 < count else { index += 1; continue }
                 let next = scalars[index + 1].value
                 switch next {
-                case 0x5B: index = skipCSI(from: index + 2) // [
-                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: index = skipString(from: index + 2) // ] P X ^ _
+                case 0x5B: index = skipCSI(from: index + 2)  // [
+                case 0x5D, 0x50, 0x58, 0x5E, 0x5F: index = skipString(from: index + 2)  // ] P X ^ _
                 case 0x20...0x2F:
                     // nF: intermediates then a final byte.
                     var position = index + 1
                     while position < count, (0x20...0x2F).contains(scalars[position].value) { position += 1 }
                     index = min(count, position + 1)
-                default: index += 2 // two-character sequence
+                default: index += 2  // two-character sequence
                 }
             case 0x9B: index = skipCSI(from: index + 1)
             case 0x9D, 0x90, 0x98, 0x9E, 0x9F: index = skipString(from: index + 1)

@@ -90,7 +90,7 @@ public struct CSVStreamParser {
             let head = Array(chunk.prefix(needed))
             byteOrderMark += head
             if mark.starts(with: byteOrderMark) {
-                if byteOrderMark.count < 3 { return } // a mark split across chunks
+                if byteOrderMark.count < 3 { return }  // a mark split across chunks
                 checkedByteOrderMark = true
                 try scan(UnsafeRawBufferPointer(rebasing: chunk[head.count...]), body)
                 return
@@ -124,7 +124,8 @@ public struct CSVStreamParser {
         state = .recordStart
     }
 
-    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"),
+        cr = UInt8(ascii: "\r")
 
     private mutating func scan(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {
         let buf = chunk.bindMemory(to: UInt8.self)
@@ -228,7 +229,9 @@ public struct CSVStreamParser {
         let line = recordLine
         try fieldBytes.withUnsafeBufferPointer { fb in
             try fieldEnds.withUnsafeBufferPointer { fe in
-                try body(CSVRecord(bytes: fb, ends: fe, line: line, repairedInvalidUTF8: repaired, firstFieldWithNUL: nulField))
+                try body(
+                    CSVRecord(
+                        bytes: fb, ends: fe, line: line, repairedInvalidUTF8: repaired, firstFieldWithNUL: nulField))
             }
         }
     }

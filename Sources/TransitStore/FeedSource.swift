@@ -63,7 +63,8 @@ enum FileCheck {
             var link = stat()
             if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
-                return .unreadableFeed(path: path, reason: "a dangling symbolic link (to \(target), which does not exist)")
+                return .unreadableFeed(
+                    path: path, reason: "a dangling symbolic link (to \(target), which does not exist)")
             }
             return .unreadableFeed(path: path, reason: "no such file or directory")
         case ELOOP: return .unreadableFeed(path: path, reason: "too many levels of symbolic links")
@@ -165,7 +166,7 @@ final class ZipFeedSource: FeedSource {
     init(path: String, limits: FeedLimits) throws {
         self.path = path
         self.limits = limits
-        close(try FileCheck.openRegularFile(path)) // the real cause (permission …) before the zip library's
+        close(try FileCheck.openRegularFile(path))  // the real cause (permission …) before the zip library's
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
@@ -180,7 +181,8 @@ final class ZipFeedSource: FeedSource {
             throw ImportError.unreadableFeed(path: path, reason: "the archive holds no GTFS .txt files")
         }
         if let (name, list) = found.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count > 1 }) {
-            throw ImportError.ambiguousArchive(archive: URL(fileURLWithPath: path).lastPathComponent, file: name, paths: list.map(\.path).sorted())
+            throw ImportError.ambiguousArchive(
+                archive: URL(fileURLWithPath: path).lastPathComponent, file: name, paths: list.map(\.path).sorted())
         }
         entries = found.mapValues { $0[0] }
     }
@@ -202,11 +204,14 @@ final class ZipFeedSource: FeedSource {
         let declared = Int64(clamping: entry.uncompressedSize), compressed = Int64(clamping: entry.compressedSize)
         func checkLimits(_ size: Int64) throws {
             if inflatedSoFar + size > limits.maximumUncompressedBytes {
-                throw ImportError.archiveTooLarge(archive: displayName, entry: name, bytes: inflatedSoFar + size, limit: limits.maximumUncompressedBytes)
+                throw ImportError.archiveTooLarge(
+                    archive: displayName, entry: name, bytes: inflatedSoFar + size,
+                    limit: limits.maximumUncompressedBytes)
             }
             if size >= limits.ratioCheckFromBytes, size / max(compressed, 1) > limits.maximumCompressionRatio {
-                throw ImportError.compressionRatioTooHigh(archive: displayName, entry: name, compressed: compressed, uncompressed: size,
-                                                          limit: limits.maximumCompressionRatio)
+                throw ImportError.compressionRatioTooHigh(
+                    archive: displayName, entry: name, compressed: compressed, uncompressed: size,
+                    limit: limits.maximumCompressionRatio)
             }
         }
         try checkLimits(declared)
@@ -219,8 +224,9 @@ final class ZipFeedSource: FeedSource {
             checksum = try archive.extract(entry, bufferSize: feedChunkSize, skipCRC32: false) { data in
                 produced += Int64(data.count)
                 if produced > declared {
-                    throw ImportError.corruptZipEntry(archive: displayName, entry: name,
-                                                      reason: "it inflates to more than the \(declared) bytes its header declares")
+                    throw ImportError.corruptZipEntry(
+                        archive: displayName, entry: name,
+                        reason: "it inflates to more than the \(declared) bytes its header declares")
                 }
                 try checkLimits(produced)
                 guard consumerError == nil else { return }
@@ -233,11 +239,13 @@ final class ZipFeedSource: FeedSource {
         }
         inflatedSoFar += produced
         if checksum != entry.checksum {
-            throw ImportError.corruptZipEntry(archive: displayName, entry: name,
-                                              reason: "CRC-32 mismatch (stored \(Self.hex(entry.checksum)), computed \(Self.hex(checksum)))")
+            throw ImportError.corruptZipEntry(
+                archive: displayName, entry: name,
+                reason: "CRC-32 mismatch (stored \(Self.hex(entry.checksum)), computed \(Self.hex(checksum)))")
         }
         if produced != declared {
-            throw ImportError.corruptZipEntry(archive: displayName, entry: name, reason: "\(produced) bytes, but its header declares \(declared)")
+            throw ImportError.corruptZipEntry(
+                archive: displayName, entry: name, reason: "\(produced) bytes, but its header declares \(declared)")
         }
         if let consumerError { throw consumerError }
     }

@@ -42,8 +42,10 @@ public struct GTFSImporter {
     public var lenient: Bool
     public var limits: FeedLimits
 
-    public init(feedPath: String, databasePath: String, lenient: Bool = false, limits: FeedLimits = FeedLimits(),
-                logger: Logger = Logger(label: "stopkiosk.import")) {
+    public init(
+        feedPath: String, databasePath: String, lenient: Bool = false, limits: FeedLimits = FeedLimits(),
+        logger: Logger = Logger(label: "stopkiosk.import")
+    ) {
         self.feedPath = feedPath
         self.databasePath = databasePath
         self.lenient = lenient
@@ -66,8 +68,9 @@ public struct GTFSImporter {
 
         var summary: ImportSummary
         do {
-            var session = try ImportSession(source: source, stagingPath: staging.path, logger: logger, lenient: lenient,
-                                            maximumRecordBytes: limits.maximumRecordBytes)
+            var session = try ImportSession(
+                source: source, stagingPath: staging.path, logger: logger, lenient: lenient,
+                maximumRecordBytes: limits.maximumRecordBytes)
             try session.importAll()
             summary = try session.finish()
         } catch let error as DatabaseError {
@@ -93,7 +96,8 @@ struct StagingFile {
         self.target = target
         let directory = target.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw ImportError.database(path: target.path, reason: "the folder \(directory.path) does not exist")
         }
         guard access(directory.path, W_OK) == 0 else {
@@ -130,8 +134,10 @@ struct StagingFile {
         } else if error.resultCode == .SQLITE_IOERR {
             var limit = rlimit()
             var status = stat()
-            if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max, stat(path, &status) == 0,
-               UInt64(status.st_size) + 65_536 >= UInt64(limit.rlim_cur) {
+            if getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+                stat(path, &status) == 0,
+                UInt64(status.st_size) + 65_536 >= UInt64(limit.rlim_cur)
+            {
                 problem = .fileSizeLimit
             }
         }
@@ -172,12 +178,12 @@ struct ImportSession {
     var agencyZones: [(key: Int, id: String, zone: String, line: Int)] = []
     /// Agency rows a lenient import set aside, by key: dropped unless a route uses them.
     var brokenAgencies: [Int: (line: Int, id: String, error: ImportError)] = [:]
-    var routeAgency: [Int] = [0] // route key → agency key
+    var routeAgency: [Int] = [0]  // route key → agency key
     var agenciesWithTrips: Set<Int> = []
     var agencyKeys: [String: Int] = [:]
     var timeZone = ""
     var stopKeys: [String: Int] = [:]
-    var stopLines: [Int] = [0] // stop_idx → line in stops.txt, for duplicate messages (1-based keys)
+    var stopLines: [Int] = [0]  // stop_idx → line in stops.txt, for duplicate messages (1-based keys)
     var stopHasCoordinates: [Bool] = [false]
     var routeKeys: [String: Int] = [:]
     var serviceKeys: [String: Int] = [:]
@@ -186,8 +192,10 @@ struct ImportSession {
     var interpolated = 0
     var stopSummary = StopServiceSummary()
 
-    init(source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
-         maximumRecordBytes: Int = CSVStreamParser.defaultMaximumRecordBytes) throws {
+    init(
+        source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
+        maximumRecordBytes: Int = CSVStreamParser.defaultMaximumRecordBytes
+    ) throws {
         self.source = source
         self.stagingPath = stagingPath
         self.logger = logger
@@ -197,7 +205,10 @@ struct ImportSession {
         configuration.label = "import"
         configuration.prepareDatabase { db in
             // A staging file that is discarded on any failure needs no journal and no fsync per commit.
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768")
+            try db.execute(
+                sql:
+                    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -32768"
+            )
         }
         do {
             queue = try DatabaseQueue(path: stagingPath, configuration: configuration)
@@ -208,7 +219,8 @@ struct ImportSession {
     }
 
     mutating func importAll() throws {
-        for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"] where !source.contains(required) {
+        for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
+        where !source.contains(required) {
             throw ImportError.missingFile(file: required, feed: source.displayName)
         }
         guard source.contains("calendar.txt") || source.contains("calendar_dates.txt") else {
@@ -222,7 +234,7 @@ struct ImportSession {
             if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
             try importTrips(db)
             try settleAgencies(db)
-            if source.contains("frequencies.txt") { try importFrequencies(db) } // before stop times: they mark template trips
+            if source.contains("frequencies.txt") { try importFrequencies(db) }  // before stop times: they mark template trips
             try importStopTimes(db)
             if source.contains("transfers.txt") { try importTransfers(db) }
             if source.contains("feed_info.txt") { try importFeedInfo(db) }
@@ -241,22 +253,27 @@ struct ImportSession {
     /// every agency the time zone of the agencies that run trips.
     mutating func settleAgencies(_ db: Database) throws {
         for broken in brokenAgencies.values.sorted(by: { $0.line < $1.line }) {
-            repairs.add("agency.txt: dropped a broken agency row that no route uses", at: "agency.txt:\(broken.line) '\(broken.id)' (\(broken.error))")
+            repairs.add(
+                "agency.txt: dropped a broken agency row that no route uses",
+                at: "agency.txt:\(broken.line) '\(broken.id)' (\(broken.error))")
         }
         guard Set(agencyZones.map(\.zone)).count > 1 else { return }
         let running = agencyZones.filter { agenciesWithTrips.contains($0.key) }
         let runningZones = Set(running.map(\.zone))
         guard runningZones.count <= 1 else {
             let list = running.map { "'\($0.id)' \($0.zone) (line \($0.line))" }.joined(separator: ", ")
-            throw ImportError.inconsistentFeed("agency.txt: the agencies that run trips are in different time zones (\(list)): there is no single zone to repair them to")
+            throw ImportError.inconsistentFeed(
+                "agency.txt: the agencies that run trips are in different time zones (\(list)): there is no single zone to repair them to"
+            )
         }
         let zone = running.first?.zone ?? agencyZones[0].zone
         timeZone = zone
         let update = try db.makeStatement(sql: "UPDATE agency SET agency_timezone = ? WHERE agency_idx = ?")
         for agency in agencyZones where agency.zone != zone {
             try update.execute(arguments: [zone, agency.key])
-            repairs.add("agency.txt: agency_timezone replaced by the zone of the agencies that run trips",
-                        at: "agency.txt:\(agency.line) '\(agency.id)' \(agency.zone) → \(zone)")
+            repairs.add(
+                "agency.txt: agency_timezone replaced by the zone of the agencies that run trips",
+                at: "agency.txt:\(agency.line) '\(agency.id)' \(agency.zone) → \(zone)")
         }
     }
 
@@ -266,7 +283,9 @@ struct ImportSession {
     /// A NUL byte anywhere is refused (with the column); bytes that are not UTF-8 are replaced by U+FFFD and
     /// counted as a warning naming the file and line.
     @discardableResult
-    func forEachRow(_ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void) throws -> Int {
+    func forEachRow(
+        _ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void
+    ) throws -> Int {
         let started = DispatchTime.now().uptimeNanoseconds
         var rows = 0
         defer { logger.debug("\(file): \(rows) rows in \(ImportSession.elapsed(since: started))") }
@@ -276,11 +295,15 @@ struct ImportSession {
         tally.hasher.update(data: Array("\(file)\n".utf8))
         func handle(_ record: CSVRecord) throws {
             if record.repairedInvalidUTF8 {
-                tally.warnings.add("\(file): bytes that are not UTF-8 (replaced by U+FFFD; save the file as UTF-8)", at: "\(file):\(record.line)")
+                tally.warnings.add(
+                    "\(file): bytes that are not UTF-8 (replaced by U+FFFD; save the file as UTF-8)",
+                    at: "\(file):\(record.line)")
             }
             if let nul = record.firstFieldWithNUL {
-                throw ImportError.invalidValue(file: file, line: record.line, column: header?.columnName(nul) ?? "header", value: record.string(nul),
-                                               expected: "text without NUL bytes (a NUL byte: is the file UTF-16 or binary?)")
+                throw ImportError.invalidValue(
+                    file: file, line: record.line, column: header?.columnName(nul) ?? "header",
+                    value: record.string(nul),
+                    expected: "text without NUL bytes (a NUL byte: is the file UTF-16 or binary?)")
             }
             if let header {
                 rows += 1
@@ -317,13 +340,19 @@ struct ImportSession {
         let insert = try BulkInsert(db, "INSERT INTO agency VALUES (?, ?, ?, ?, ?, ?, ?)")
         var c = (id: -1, name: -1, url: -1, tz: -1, lang: -1, phone: -1)
         var rows: [(line: Int, hasID: Bool)] = []
-        try forEachRow("agency.txt", { h in
-            c = (h.optional("agency_id"), try h.required("agency_name"), try h.required("agency_url"),
-                 try h.required("agency_timezone"), h.optional("agency_lang"), h.optional("agency_phone"))
-        }) { row in
+        try forEachRow(
+            "agency.txt",
+            { h in
+                c = (
+                    h.optional("agency_id"), try h.required("agency_name"), try h.required("agency_url"),
+                    try h.required("agency_timezone"), h.optional("agency_lang"), h.optional("agency_phone")
+                )
+            }
+        ) { row in
             let id = row.string(c.id) ?? ""
             if let first = agencyKeys[id] {
-                throw ImportError.duplicateKey(file: "agency.txt", line: row.line, key: "agency_id", value: id, firstLine: rows[first - 1].line)
+                throw ImportError.duplicateKey(
+                    file: "agency.txt", line: row.line, key: "agency_id", value: id, firstLine: rows[first - 1].line)
             }
             let key = agencyKeys.count + 1
             agencyKeys[id] = key
@@ -332,14 +361,19 @@ struct ImportSession {
             do {
                 name = try row.requiredString(c.name)
                 tz = try row.requiredString(c.tz)
-                guard TimeZone(identifier: tz) != nil else { throw row.invalid(c.tz, "a time zone name such as America/Guayaquil") }
+                guard TimeZone(identifier: tz) != nil else {
+                    throw row.invalid(c.tz, "a time zone name such as America/Guayaquil")
+                }
             } catch let error as ImportError where lenient {
-                brokenAgencies[key] = (row.line, id, error) // dropped later if no route uses it
+                brokenAgencies[key] = (row.line, id, error)  // dropped later if no route uses it
                 return
             }
             if let first = agencyZones.first, tz != first.zone, !lenient {
-                throw ImportError.invalidValue(file: "agency.txt", line: row.line, column: "agency_timezone", value: tz,
-                                               expected: "\(first.zone), the time zone of agency '\(first.id)' on line \(first.line) (GTFS requires one zone for all agencies; --lenient uses the zone of the agencies that run trips)")
+                throw ImportError.invalidValue(
+                    file: "agency.txt", line: row.line, column: "agency_timezone", value: tz,
+                    expected:
+                        "\(first.zone), the time zone of agency '\(first.id)' on line \(first.line) (GTFS requires one zone for all agencies; --lenient uses the zone of the agencies that run trips)"
+                )
             }
             agencyZones.append((key, id, tz, row.line))
             if timeZone.isEmpty { timeZone = tz }
@@ -353,23 +387,34 @@ struct ImportSession {
             throw ImportError.inconsistentFeed("agency.txt has no agencies")
         }
         if agencyKeys.count > 1, let missing = rows.first(where: { !$0.hasID }) {
-            throw ImportError.invalidValue(file: "agency.txt", line: missing.line, column: "agency_id", value: "",
-                                           expected: "empty: agency_id is required when a feed has several agencies")
+            throw ImportError.invalidValue(
+                file: "agency.txt", line: missing.line, column: "agency_id", value: "",
+                expected: "empty: agency_id is required when a feed has several agencies")
         }
     }
 
     mutating func importStops(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO stops VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)")
-        var c = (id: -1, code: -1, name: -1, desc: -1, lat: -1, lon: -1, zone: -1, type: -1, parent: -1, wheelchair: -1, platform: -1)
+        var c = (
+            id: -1, code: -1, name: -1, desc: -1, lat: -1, lon: -1, zone: -1, type: -1, parent: -1, wheelchair: -1,
+            platform: -1
+        )
         var parents: [(stop: Int, parentID: String, line: Int)] = []
-        try forEachRow("stops.txt", { h in
-            c = (try h.required("stop_id"), h.optional("stop_code"), h.optional("stop_name"), h.optional("stop_desc"),
-                 h.optional("stop_lat"), h.optional("stop_lon"), h.optional("zone_id"), h.optional("location_type"),
-                 h.optional("parent_station"), h.optional("wheelchair_boarding"), h.optional("platform_code"))
-        }) { row in
+        try forEachRow(
+            "stops.txt",
+            { h in
+                c = (
+                    try h.required("stop_id"), h.optional("stop_code"), h.optional("stop_name"),
+                    h.optional("stop_desc"),
+                    h.optional("stop_lat"), h.optional("stop_lon"), h.optional("zone_id"), h.optional("location_type"),
+                    h.optional("parent_station"), h.optional("wheelchair_boarding"), h.optional("platform_code")
+                )
+            }
+        ) { row in
             let id = try row.requiredString(c.id)
             if let first = stopKeys[id] {
-                throw ImportError.duplicateKey(file: "stops.txt", line: row.line, key: "stop_id", value: id, firstLine: stopLines[first])
+                throw ImportError.duplicateKey(
+                    file: "stops.txt", line: row.line, key: "stop_id", value: id, firstLine: stopLines[first])
             }
             let key = stopLines.count
             stopKeys[id] = key
@@ -381,7 +426,9 @@ struct ImportSession {
             let hasCoordinates = lat != nil && lon != nil && !(lat == 0 && lon == 0)
             stopHasCoordinates.append(hasCoordinates)
             if !hasCoordinates && locationType <= 2 {
-                warnings.add("stops.txt: stop without coordinates (left out of nearby stops and walks)", at: "\(row.location) '\(id)'")
+                warnings.add(
+                    "stops.txt: stop without coordinates (left out of nearby stops and walks)",
+                    at: "\(row.location) '\(id)'")
             }
             let name = row.string(c.name)
             if name == nil && locationType <= 2 {
@@ -400,7 +447,8 @@ struct ImportSession {
         let setParent = try db.makeStatement(sql: "UPDATE stops SET parent_idx = ? WHERE stop_idx = ?")
         for (stop, parentID, line) in parents {
             guard let parent = stopKeys[parentID] else {
-                throw ImportError.unknownReference(file: "stops.txt", line: line, column: "parent_station", value: parentID, target: "stops.txt")
+                throw ImportError.unknownReference(
+                    file: "stops.txt", line: line, column: "parent_station", value: parentID, target: "stops.txt")
             }
             try setParent.execute(arguments: [parent, stop])
         }
@@ -410,14 +458,22 @@ struct ImportSession {
         let insert = try BulkInsert(db, "INSERT INTO routes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         var c = (id: -1, agency: -1, short: -1, long: -1, desc: -1, type: -1, color: -1, textColor: -1, order: -1)
         var lines: [String: Int] = [:]
-        try forEachRow("routes.txt", { h in
-            c = (try h.required("route_id"), h.optional("agency_id"), h.optional("route_short_name"), h.optional("route_long_name"),
-                 h.optional("route_desc"), try h.required("route_type"), h.optional("route_color"), h.optional("route_text_color"),
-                 h.optional("route_sort_order"))
-        }) { row in
+        try forEachRow(
+            "routes.txt",
+            { h in
+                c = (
+                    try h.required("route_id"), h.optional("agency_id"), h.optional("route_short_name"),
+                    h.optional("route_long_name"),
+                    h.optional("route_desc"), try h.required("route_type"), h.optional("route_color"),
+                    h.optional("route_text_color"),
+                    h.optional("route_sort_order")
+                )
+            }
+        ) { row in
             let id = try row.requiredString(c.id)
             if routeKeys[id] != nil {
-                throw ImportError.duplicateKey(file: "routes.txt", line: row.line, key: "route_id", value: id, firstLine: lines[id])
+                throw ImportError.duplicateKey(
+                    file: "routes.txt", line: row.line, key: "route_id", value: id, firstLine: lines[id])
             }
             let key = routeKeys.count + 1
             routeKeys[id] = key
@@ -425,14 +481,19 @@ struct ImportSession {
             let agency: Int
             if let agencyID = row.string(c.agency) {
                 guard let known = agencyKeys[agencyID] else {
-                    throw ImportError.unknownReference(file: "routes.txt", line: row.line, column: "agency_id", value: agencyID, target: "agency.txt")
+                    throw ImportError.unknownReference(
+                        file: "routes.txt", line: row.line, column: "agency_id", value: agencyID, target: "agency.txt")
                 }
                 agency = known
             } else {
-                if agencyKeys.count > 1 { warnings.add("routes.txt: route without agency_id in a feed with several agencies (the first agency is assumed)", at: row.location) }
+                if agencyKeys.count > 1 {
+                    warnings.add(
+                        "routes.txt: route without agency_id in a feed with several agencies (the first agency is assumed)",
+                        at: row.location)
+                }
                 agency = 1
             }
-            if let broken = brokenAgencies[agency] { throw broken.error } // a broken agency a route uses cannot be dropped
+            if let broken = brokenAgencies[agency] { throw broken.error }  // a broken agency a route uses cannot be dropped
             routeAgency.append(agency)
             guard let type = try row.int(c.type) else { throw row.invalid(c.type, "a route type") }
             if !RouteMode.isKnownGTFSType(type) {
@@ -442,7 +503,8 @@ struct ImportSession {
                 warnings.add("routes.txt: route with neither short nor long name", at: row.location)
             }
             insert.bind(1, key); insert.bind(2, id); insert.bind(3, agency)
-            insert.bind(4, bytes: row.bytes(c.short)); insert.bind(5, bytes: row.bytes(c.long)); insert.bind(6, bytes: row.bytes(c.desc))
+            insert.bind(4, bytes: row.bytes(c.short)); insert.bind(5, bytes: row.bytes(c.long));
+            insert.bind(6, bytes: row.bytes(c.desc))
             insert.bind(7, type)
             insert.bind(8, color(row, c.color)); insert.bind(9, color(row, c.textColor))
             insert.bind(10, try row.int(c.order))
@@ -454,7 +516,9 @@ struct ImportSession {
     private mutating func color(_ row: GTFSRow, _ column: Int) -> String? {
         guard var value = row.string(column) else { return nil }
         if value.hasPrefix("#") { value.removeFirst() }
-        guard value.utf8.count == 6, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }) else {
+        guard value.utf8.count == 6,
+            value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) })
+        else {
             warnings.add("routes.txt: colour that is not six hex digits (ignored)", at: "\(row.location) '\(value)'")
             return nil
         }
@@ -474,12 +538,20 @@ struct ImportSession {
         var c = (id: -1, days: [Int](), start: -1, end: -1)
         let dayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
         var lines: [Int: Int] = [:]
-        try forEachRow("calendar.txt", { h in
-            c = (try h.required("service_id"), try dayNames.map { try h.required($0) }, try h.required("start_date"), try h.required("end_date"))
-        }) { row in
+        try forEachRow(
+            "calendar.txt",
+            { h in
+                c = (
+                    try h.required("service_id"), try dayNames.map { try h.required($0) }, try h.required("start_date"),
+                    try h.required("end_date")
+                )
+            }
+        ) { row in
             let key = try serviceKey(try row.requiredString(c.id), db)
             if servicesWithCalendar.contains(key) {
-                throw ImportError.duplicateKey(file: "calendar.txt", line: row.line, key: "service_id", value: row.string(c.id) ?? "", firstLine: lines[key])
+                throw ImportError.duplicateKey(
+                    file: "calendar.txt", line: row.line, key: "service_id", value: row.string(c.id) ?? "",
+                    firstLine: lines[key])
             }
             servicesWithCalendar.insert(key)
             lines[key] = row.line
@@ -502,40 +574,61 @@ struct ImportSession {
     mutating func importCalendarDates(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO calendar_dates VALUES (?, ?, ?)")
         var c = (id: -1, date: -1, type: -1)
-        try forEachRow("calendar_dates.txt", { h in
-            c = (try h.required("service_id"), try h.required("date"), try h.required("exception_type"))
-        }) { row in
+        try forEachRow(
+            "calendar_dates.txt",
+            { h in
+                c = (try h.required("service_id"), try h.required("date"), try h.required("exception_type"))
+            }
+        ) { row in
             let id = try row.requiredString(c.id)
             let key = try serviceKey(id, db)
             guard let date = try row.date(c.date) else { throw row.invalid(c.date, "a date YYYYMMDD") }
-            guard let type = try row.int(c.type), type == 1 || type == 2 else { throw row.invalid(c.type, "1 (added) or 2 (removed)") }
+            guard let type = try row.int(c.type), type == 1 || type == 2 else {
+                throw row.invalid(c.type, "1 (added) or 2 (removed)")
+            }
             insert.bind(1, key); insert.bind(2, date.yyyymmdd); insert.bind(3, type)
             guard try insert.run() else {
-                throw ImportError.duplicateKey(file: "calendar_dates.txt", line: row.line, key: "service_id and date", value: "\(id) \(date.yyyymmdd)", firstLine: nil)
+                throw ImportError.duplicateKey(
+                    file: "calendar_dates.txt", line: row.line, key: "service_id and date",
+                    value: "\(id) \(date.yyyymmdd)", firstLine: nil)
             }
         }
     }
 
     mutating func importTrips(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO trips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        var c = (route: -1, service: -1, id: -1, headsign: -1, short: -1, direction: -1, block: -1, shape: -1, wheelchair: -1, bikes: -1)
+        var c = (
+            route: -1, service: -1, id: -1, headsign: -1, short: -1, direction: -1, block: -1, shape: -1,
+            wheelchair: -1, bikes: -1
+        )
         var lines: [Int] = [0]
-        try forEachRow("trips.txt", { h in
-            c = (try h.required("route_id"), try h.required("service_id"), try h.required("trip_id"), h.optional("trip_headsign"),
-                 h.optional("trip_short_name"), h.optional("direction_id"), h.optional("block_id"), h.optional("shape_id"),
-                 h.optional("wheelchair_accessible"), h.optional("bikes_allowed"))
-        }) { row in
+        try forEachRow(
+            "trips.txt",
+            { h in
+                c = (
+                    try h.required("route_id"), try h.required("service_id"), try h.required("trip_id"),
+                    h.optional("trip_headsign"),
+                    h.optional("trip_short_name"), h.optional("direction_id"), h.optional("block_id"),
+                    h.optional("shape_id"),
+                    h.optional("wheelchair_accessible"), h.optional("bikes_allowed")
+                )
+            }
+        ) { row in
             let id = try row.requiredString(c.id)
             if let first = tripKeys[id] {
-                throw ImportError.duplicateKey(file: "trips.txt", line: row.line, key: "trip_id", value: id, firstLine: lines[first])
+                throw ImportError.duplicateKey(
+                    file: "trips.txt", line: row.line, key: "trip_id", value: id, firstLine: lines[first])
             }
             let routeID = try row.requiredString(c.route)
             guard let route = routeKeys[routeID] else {
-                throw ImportError.unknownReference(file: "trips.txt", line: row.line, column: "route_id", value: routeID, target: "routes.txt")
+                throw ImportError.unknownReference(
+                    file: "trips.txt", line: row.line, column: "route_id", value: routeID, target: "routes.txt")
             }
             let serviceID = try row.requiredString(c.service)
             guard let service = serviceKeys[serviceID] else {
-                throw ImportError.unknownReference(file: "trips.txt", line: row.line, column: "service_id", value: serviceID, target: "calendar.txt or calendar_dates.txt")
+                throw ImportError.unknownReference(
+                    file: "trips.txt", line: row.line, column: "service_id", value: serviceID,
+                    target: "calendar.txt or calendar_dates.txt")
             }
             let key = lines.count
             tripKeys[id] = key
@@ -557,23 +650,36 @@ struct ImportSession {
     /// feeds group a trip's rows), and text is bound straight from the CSV bytes.
     mutating func importStopTimes(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO stop_times VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        var c = (trip: -1, arrival: -1, departure: -1, stop: -1, sequence: -1, headsign: -1, pickup: -1, dropOff: -1, dist: -1, timepoint: -1)
+        var c = (
+            trip: -1, arrival: -1, departure: -1, stop: -1, sequence: -1, headsign: -1, pickup: -1, dropOff: -1,
+            dist: -1, timepoint: -1
+        )
         var currentTripBytes: [UInt8] = []
         var currentTrip = 0
         var lastSequence = Int.min, lastTime = Int.min
-        let rows = try forEachRow("stop_times.txt", { h in
-            c = (try h.required("trip_id"), h.optional("arrival_time"), h.optional("departure_time"), try h.required("stop_id"),
-                 try h.required("stop_sequence"), h.optional("stop_headsign"), h.optional("pickup_type"), h.optional("drop_off_type"),
-                 h.optional("shape_dist_traveled"), h.optional("timepoint"))
-        }) { row in
+        let rows = try forEachRow(
+            "stop_times.txt",
+            { h in
+                c = (
+                    try h.required("trip_id"), h.optional("arrival_time"), h.optional("departure_time"),
+                    try h.required("stop_id"),
+                    try h.required("stop_sequence"), h.optional("stop_headsign"), h.optional("pickup_type"),
+                    h.optional("drop_off_type"),
+                    h.optional("shape_dist_traveled"), h.optional("timepoint")
+                )
+            }
+        ) { row in
             let tripBytes = row.bytes(c.trip)
             if !tripBytes.elementsEqual(currentTripBytes) || currentTrip == 0 {
                 let tripID = String(decoding: tripBytes, as: UTF8.self)
                 guard let trip = tripKeys[tripID] else {
                     if tripBytes.isEmpty { throw row.invalid(c.trip, "a non-empty value") }
-                    let error = ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                    let error = ImportError.unknownReference(
+                        file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
                     guard lenient else { throw error }
-                    repairs.add("stop_times.txt: dropped a row whose trip_id is not in trips.txt", at: "\(row.location) '\(ImportError.quoted(tripID))'")
+                    repairs.add(
+                        "stop_times.txt: dropped a row whose trip_id is not in trips.txt",
+                        at: "\(row.location) '\(ImportError.quoted(tripID))'")
                     return
                 }
                 currentTrip = trip
@@ -584,69 +690,102 @@ struct ImportSession {
             let stopID = String(decoding: row.bytes(c.stop), as: UTF8.self)
             guard let stop = stopKeys[stopID] else {
                 if stopID.isEmpty { throw row.invalid(c.stop, "a non-empty value") }
-                let error = ImportError.unknownReference(file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID, target: "stops.txt")
+                let error = ImportError.unknownReference(
+                    file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID, target: "stops.txt")
                 guard lenient else { throw error }
-                repairs.add("stop_times.txt: dropped a row whose stop_id is not in stops.txt", at: "\(row.location) '\(ImportError.quoted(stopID))'")
+                repairs.add(
+                    "stop_times.txt: dropped a row whose stop_id is not in stops.txt",
+                    at: "\(row.location) '\(ImportError.quoted(stopID))'")
                 return
             }
-            guard let sequence = try row.int(c.sequence), sequence >= 0 else { throw row.invalid(c.sequence, "a non-negative whole number") }
+            guard let sequence = try row.int(c.sequence), sequence >= 0 else {
+                throw row.invalid(c.sequence, "a non-negative whole number")
+            }
             var arrival = try row.time(c.arrival)
             var departure = try row.time(c.departure)
             if arrival == nil { arrival = departure } else if departure == nil { departure = arrival }
             if let arrival, let departure {
                 if departure < arrival { throw row.invalid(c.departure, "a time at or after arrival_time") }
                 if sequence > lastSequence, arrival < lastTime {
-                    warnings.add("stop_times.txt: a trip's times go backwards", at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))'")
+                    warnings.add(
+                        "stop_times.txt: a trip's times go backwards",
+                        at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))'")
                 }
                 if departure > 48 * 3600 {
-                    warnings.add("stop_times.txt: a time beyond 48:00:00 (two days after the service day starts)",
-                                 at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))' \(GTFSTime(seconds: departure))")
+                    warnings.add(
+                        "stop_times.txt: a time beyond 48:00:00 (two days after the service day starts)",
+                        at:
+                            "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))' \(GTFSTime(seconds: departure))"
+                    )
                 }
                 lastTime = departure
             }
             if sequence > lastSequence { lastSequence = sequence }
             if !stopHasCoordinates[stop] {
-                warnings.add("stop_times.txt: stop time at a stop without coordinates", at: "\(row.location) '\(stopID)'")
+                warnings.add(
+                    "stop_times.txt: stop time at a stop without coordinates", at: "\(row.location) '\(stopID)'")
             }
             let pickup = try row.enumValue(c.pickup, allowed: 0...3, warnings: &warnings) ?? 0
             let headsign = row.bytes(c.headsign)
-            stopSummary.add(trip: currentTrip, .init(stop: Int32(stop), sequence: Int32(clamping: sequence), departure: Int32(clamping: departure ?? -1),
-                                                 pickupAllowed: pickup != 1, headsign: headsign.isEmpty ? -1 : stopSummary.internHeadsign(String(decoding: headsign, as: UTF8.self))))
+            stopSummary.add(
+                trip: currentTrip,
+                .init(
+                    stop: Int32(stop), sequence: Int32(clamping: sequence), departure: Int32(clamping: departure ?? -1),
+                    pickupAllowed: pickup != 1,
+                    headsign: headsign.isEmpty
+                        ? -1 : stopSummary.internHeadsign(String(decoding: headsign, as: UTF8.self))))
             insert.bind(1, currentTrip); insert.bind(2, sequence); insert.bind(3, stop)
             insert.bind(4, arrival); insert.bind(5, departure)
             insert.bind(6, bytes: headsign)
             insert.bind(7, pickup)
             insert.bind(8, try row.enumValue(c.dropOff, allowed: 0...3, warnings: &warnings) ?? 0)
-            insert.bind(9, try row.enumValue(c.timepoint, allowed: 0...1, warnings: &warnings) ?? (arrival == nil ? 0 : 1))
+            insert.bind(
+                9, try row.enumValue(c.timepoint, allowed: 0...1, warnings: &warnings) ?? (arrival == nil ? 0 : 1))
             insert.bind(10, try row.double(c.dist))
             guard try insert.run() else {
-                throw ImportError.duplicateKey(file: "stop_times.txt", line: row.line, key: "trip_id and stop_sequence",
-                                               value: "\(String(decoding: tripBytes, as: UTF8.self)) \(sequence)", firstLine: nil)
+                throw ImportError.duplicateKey(
+                    file: "stop_times.txt", line: row.line, key: "trip_id and stop_sequence",
+                    value: "\(String(decoding: tripBytes, as: UTF8.self)) \(sequence)", firstLine: nil)
             }
         }
         stopSummary.finishTrip()
         if rows == 0 {
-            warnings.add("stop_times.txt: no stop times: the kiosk will show no departures", at: "stop_times.txt:1 (a header and no rows)")
+            warnings.add(
+                "stop_times.txt: no stop times: the kiosk will show no departures",
+                at: "stop_times.txt:1 (a header and no rows)")
         }
     }
 
     mutating func importFrequencies(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO frequencies VALUES (?, ?, ?, ?, ?)")
         var c = (trip: -1, start: -1, end: -1, headway: -1, exact: -1)
-        try forEachRow("frequencies.txt", { h in
-            c = (try h.required("trip_id"), try h.required("start_time"), try h.required("end_time"), try h.required("headway_secs"), h.optional("exact_times"))
-        }) { row in
+        try forEachRow(
+            "frequencies.txt",
+            { h in
+                c = (
+                    try h.required("trip_id"), try h.required("start_time"), try h.required("end_time"),
+                    try h.required("headway_secs"), h.optional("exact_times")
+                )
+            }
+        ) { row in
             let tripID = try row.requiredString(c.trip)
             guard let trip = tripKeys[tripID] else {
                 guard lenient else {
-                    throw ImportError.unknownReference(file: "frequencies.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
+                    throw ImportError.unknownReference(
+                        file: "frequencies.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
                 }
-                repairs.add("frequencies.txt: dropped a row whose trip_id is not in trips.txt", at: "\(row.location) '\(ImportError.quoted(tripID))'")
+                repairs.add(
+                    "frequencies.txt: dropped a row whose trip_id is not in trips.txt",
+                    at: "\(row.location) '\(ImportError.quoted(tripID))'")
                 return
             }
             guard let start = try row.time(c.start) else { throw row.invalid(c.start, "a time HH:MM:SS") }
-            guard let end = try row.time(c.end), end > start else { throw row.invalid(c.end, "a time after start_time") }
-            guard let headway = try row.int(c.headway), headway > 0 else { throw row.invalid(c.headway, "a positive number of seconds") }
+            guard let end = try row.time(c.end), end > start else {
+                throw row.invalid(c.end, "a time after start_time")
+            }
+            guard let headway = try row.int(c.headway), headway > 0 else {
+                throw row.invalid(c.headway, "a positive number of seconds")
+            }
             stopSummary.markFrequencyBased(trip: trip)
             insert.bind(1, trip); insert.bind(2, start); insert.bind(3, end); insert.bind(4, headway)
             insert.bind(5, try row.enumValue(c.exact, allowed: 0...1, warnings: &warnings) ?? 0)
@@ -657,32 +796,51 @@ struct ImportSession {
     mutating func importTransfers(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO transfers VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         var c = (from: -1, to: -1, fromRoute: -1, toRoute: -1, fromTrip: -1, toTrip: -1, type: -1, time: -1)
-        try forEachRow("transfers.txt", { h in
-            c = (h.optional("from_stop_id"), h.optional("to_stop_id"), h.optional("from_route_id"), h.optional("to_route_id"),
-                 h.optional("from_trip_id"), h.optional("to_trip_id"), try h.required("transfer_type"), h.optional("min_transfer_time"))
-        }) { row in
+        try forEachRow(
+            "transfers.txt",
+            { h in
+                c = (
+                    h.optional("from_stop_id"), h.optional("to_stop_id"), h.optional("from_route_id"),
+                    h.optional("to_route_id"),
+                    h.optional("from_trip_id"), h.optional("to_trip_id"), try h.required("transfer_type"),
+                    h.optional("min_transfer_time")
+                )
+            }
+        ) { row in
             func key(_ column: Int, _ map: [String: Int], _ target: String) throws -> Int? {
                 guard let id = row.string(column) else { return nil }
                 guard let key = map[id] else {
-                    throw ImportError.unknownReference(file: "transfers.txt", line: row.line, column: row.header.columnName(column), value: id, target: target)
+                    throw ImportError.unknownReference(
+                        file: "transfers.txt", line: row.line, column: row.header.columnName(column), value: id,
+                        target: target)
                 }
                 return key
             }
             if lenient {
-                for (column, map, target) in [(c.from, stopKeys, "stops.txt"), (c.to, stopKeys, "stops.txt"), (c.fromTrip, tripKeys, "trips.txt"), (c.toTrip, tripKeys, "trips.txt")] {
+                for (column, map, target) in [
+                    (c.from, stopKeys, "stops.txt"), (c.to, stopKeys, "stops.txt"), (c.fromTrip, tripKeys, "trips.txt"),
+                    (c.toTrip, tripKeys, "trips.txt"),
+                ] {
                     if let id = row.string(column), map[id] == nil {
-                        repairs.add("transfers.txt: dropped a row whose \(row.header.columnName(column)) is not in \(target)", at: "\(row.location) '\(ImportError.quoted(id))'")
+                        repairs.add(
+                            "transfers.txt: dropped a row whose \(row.header.columnName(column)) is not in \(target)",
+                            at: "\(row.location) '\(ImportError.quoted(id))'")
                         return
                     }
                 }
             }
             insert.bind(1, try key(c.from, stopKeys, "stops.txt")); insert.bind(2, try key(c.to, stopKeys, "stops.txt"))
-            insert.bind(3, try key(c.fromRoute, routeKeys, "routes.txt")); insert.bind(4, try key(c.toRoute, routeKeys, "routes.txt"))
-            insert.bind(5, try key(c.fromTrip, tripKeys, "trips.txt")); insert.bind(6, try key(c.toTrip, tripKeys, "trips.txt"))
-            let type = try row.int(c.type) ?? 0 // an empty transfer_type means 0 (recommended transfer point)
+            insert.bind(3, try key(c.fromRoute, routeKeys, "routes.txt"));
+            insert.bind(4, try key(c.toRoute, routeKeys, "routes.txt"))
+            insert.bind(5, try key(c.fromTrip, tripKeys, "trips.txt"));
+            insert.bind(6, try key(c.toTrip, tripKeys, "trips.txt"))
+            let type = try row.int(c.type) ?? 0  // an empty transfer_type means 0 (recommended transfer point)
             guard (0...5).contains(type) else { throw row.invalid(c.type, "a transfer type 0 to 5") }
             let time = try row.int(c.time)
-            if type == 2 && time == nil { warnings.add("transfers.txt: transfer_type 2 without min_transfer_time (the default is used)", at: row.location) }
+            if type == 2 && time == nil {
+                warnings.add(
+                    "transfers.txt: transfer_type 2 without min_transfer_time (the default is used)", at: row.location)
+            }
             insert.bind(7, type); insert.bind(8, time)
             try insert.insert()
         }
@@ -691,15 +849,23 @@ struct ImportSession {
     mutating func importFeedInfo(_ db: Database) throws {
         let insert = try BulkInsert(db, "INSERT INTO feed_info VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         var c = (name: -1, url: -1, lang: -1, defaultLang: -1, start: -1, end: -1, version: -1, email: -1, contact: -1)
-        try forEachRow("feed_info.txt", { h in
-            c = (try h.required("feed_publisher_name"), h.optional("feed_publisher_url"), h.optional("feed_lang"), h.optional("default_lang"),
-                 h.optional("feed_start_date"), h.optional("feed_end_date"), h.optional("feed_version"), h.optional("feed_contact_email"),
-                 h.optional("feed_contact_url"))
-        }) { row in
+        try forEachRow(
+            "feed_info.txt",
+            { h in
+                c = (
+                    try h.required("feed_publisher_name"), h.optional("feed_publisher_url"), h.optional("feed_lang"),
+                    h.optional("default_lang"),
+                    h.optional("feed_start_date"), h.optional("feed_end_date"), h.optional("feed_version"),
+                    h.optional("feed_contact_email"),
+                    h.optional("feed_contact_url")
+                )
+            }
+        ) { row in
             insert.bind(1, try row.requiredString(c.name)); insert.bind(2, bytes: row.bytes(c.url))
             insert.bind(3, bytes: row.bytes(c.lang)); insert.bind(4, bytes: row.bytes(c.defaultLang))
             insert.bind(5, try row.date(c.start)?.yyyymmdd); insert.bind(6, try row.date(c.end)?.yyyymmdd)
-            insert.bind(7, bytes: row.bytes(c.version)); insert.bind(8, bytes: row.bytes(c.email)); insert.bind(9, bytes: row.bytes(c.contact))
+            insert.bind(7, bytes: row.bytes(c.version)); insert.bind(8, bytes: row.bytes(c.email));
+            insert.bind(9, bytes: row.bytes(c.contact))
             try insert.insert()
         }
     }
@@ -710,15 +876,24 @@ struct ImportSession {
     mutating func interpolateMissingTimes(_ db: Database) throws {
         let trips = try Int.fetchAll(db, sql: "SELECT DISTINCT trip_idx FROM stop_times WHERE departure_time IS NULL")
         guard !trips.isEmpty else { return }
-        let update = try db.makeStatement(sql: "UPDATE stop_times SET arrival_time = ?, departure_time = ? WHERE trip_idx = ? AND stop_sequence = ?")
+        let update = try db.makeStatement(
+            sql: "UPDATE stop_times SET arrival_time = ?, departure_time = ? WHERE trip_idx = ? AND stop_sequence = ?")
         for trip in trips {
-            let rows = try Row.fetchAll(db, sql: "SELECT stop_sequence, arrival_time, departure_time, shape_dist_traveled FROM stop_times WHERE trip_idx = ? ORDER BY stop_sequence", arguments: [trip])
+            let rows = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT stop_sequence, arrival_time, departure_time, shape_dist_traveled FROM stop_times WHERE trip_idx = ? ORDER BY stop_sequence",
+                arguments: [trip])
             let sequences: [Int] = rows.map { $0[0] }
             var times: [Int?] = rows.map { $0[2] }
             let distances: [Double?] = rows.map { $0[3] }
             guard times.first! != nil, times.last! != nil else {
-                let tripID = try String.fetchOne(db, sql: "SELECT trip_id FROM trips WHERE trip_idx = ?", arguments: [trip]) ?? "?"
-                warnings.add("stop_times.txt: trip whose first or last stop has no time (its untimed stops are not shown)", at: "'\(tripID)'")
+                let tripID =
+                    try String.fetchOne(db, sql: "SELECT trip_id FROM trips WHERE trip_idx = ?", arguments: [trip])
+                    ?? "?"
+                warnings.add(
+                    "stop_times.txt: trip whose first or last stop has no time (its untimed stops are not shown)",
+                    at: "'\(tripID)'")
                 continue
             }
             let useDistance = distances.allSatisfy { $0 != nil }
@@ -727,7 +902,8 @@ struct ImportSession {
                 if i - previous > 1 {
                     let t0 = Double(times[previous]!), t1 = Double(times[i]!)
                     for j in (previous + 1)..<i {
-                        let fraction = useDistance && distances[i]! > distances[previous]!
+                        let fraction =
+                            useDistance && distances[i]! > distances[previous]!
                             ? (distances[j]! - distances[previous]!) / (distances[i]! - distances[previous]!)
                             : Double(j - previous) / Double(i - previous)
                         let value = Int((t0 + (t1 - t0) * fraction).rounded())
@@ -763,16 +939,21 @@ struct ImportSession {
                 counts.append((table, rows))
                 try db.execute(sql: "INSERT INTO table_counts VALUES (?, ?)", arguments: [table, rows])
             }
-            let range = try Row.fetchOne(db, sql: """
-                SELECT MIN(d), MAX(d) FROM (SELECT start_date AS d FROM calendar UNION ALL SELECT end_date FROM calendar
-                UNION ALL SELECT date FROM calendar_dates WHERE exception_type = 1)
-                """)
+            let range = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT MIN(d), MAX(d) FROM (SELECT start_date AS d FROM calendar UNION ALL SELECT end_date FROM calendar
+                    UNION ALL SELECT date FROM calendar_dates WHERE exception_type = 1)
+                    """)
             // How far past its service date's origin any departure runs (frequency trips included): lookups
             // must consider that many previous service days.
-            let latest = try Int.fetchOne(db, sql: """
-                SELECT MAX(t) FROM (SELECT MAX(departure_time) AS t FROM stop_times UNION ALL
-                SELECT f.end_time + (SELECT MAX(departure_time) - MIN(departure_time) FROM stop_times s WHERE s.trip_idx = f.trip_idx) FROM frequencies f)
-                """) ?? 0
+            let latest =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT MAX(t) FROM (SELECT MAX(departure_time) AS t FROM stop_times UNION ALL
+                        SELECT f.end_time + (SELECT MAX(departure_time) - MIN(departure_time) FROM stop_times s WHERE s.trip_idx = f.trip_idx) FROM frequencies f)
+                        """) ?? 0
             start = (range?[0] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
             end = (range?[1] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
             let metadata: [(String, String)] = [
@@ -793,7 +974,9 @@ struct ImportSession {
                 try db.execute(sql: "INSERT INTO feed_metadata VALUES (?, ?)", arguments: [key, value])
             }
             for kind in warnings.kinds {
-                try db.execute(sql: "INSERT INTO import_warnings VALUES (?, ?, ?)", arguments: [kind.message, kind.count, kind.examples.joined(separator: "; ")])
+                try db.execute(
+                    sql: "INSERT INTO import_warnings VALUES (?, ?, ?)",
+                    arguments: [kind.message, kind.count, kind.examples.joined(separator: "; ")])
             }
             try db.execute(sql: "ANALYZE")
             return .commit
@@ -803,7 +986,8 @@ struct ImportSession {
             defer { logger.debug("integrity check: \(ImportSession.elapsed(since: started))") }
             let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             guard check == ["ok"] else {
-                throw ImportError.database(path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
+                throw ImportError.database(
+                    path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
             }
             let stored = try Int.fetchOne(db, sql: "SELECT SUM(row_count) FROM table_counts") ?? -1
             guard stored == counts.reduce(0, { $0 + $1.1 }) else {
@@ -811,9 +995,10 @@ struct ImportSession {
             }
         }
         try queue.close()
-        return ImportSummary(feedName: "", databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
-                             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
-                             interpolatedStopTimes: interpolated, seconds: 0)
+        return ImportSummary(
+            feedName: "", databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
+            timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
+            interpolatedStopTimes: interpolated, seconds: 0)
     }
 }
 

@@ -48,8 +48,12 @@ struct GTFSRow {
     @inline(__always)
     func bytes(_ column: Int) -> UnsafeBufferPointer<UInt8> {
         var field = record.field(column)
-        while let first = field.first, first == 0x20 || first == 0x09 { field = UnsafeBufferPointer(rebasing: field.dropFirst()) }
-        while let last = field.last, last == 0x20 || last == 0x09 { field = UnsafeBufferPointer(rebasing: field.dropLast()) }
+        while let first = field.first, first == 0x20 || first == 0x09 {
+            field = UnsafeBufferPointer(rebasing: field.dropFirst())
+        }
+        while let last = field.last, last == 0x20 || last == 0x09 {
+            field = UnsafeBufferPointer(rebasing: field.dropLast())
+        }
         return field
     }
 
@@ -102,15 +106,18 @@ struct GTFSRow {
     func enumValue(_ column: Int, allowed: ClosedRange<Int>, warnings: inout ImportWarnings) throws -> Int? {
         guard let value = try int(column) else { return nil }
         guard allowed.contains(value) else {
-            warnings.add("\(header.file): unknown \(header.columnName(column)) value (treated as the default)", at: "\(location) '\(value)'")
+            warnings.add(
+                "\(header.file): unknown \(header.columnName(column)) value (treated as the default)",
+                at: "\(location) '\(value)'")
             return nil
         }
         return value
     }
 
     func invalid(_ column: Int, _ expected: String) -> ImportError {
-        .invalidValue(file: header.file, line: line, column: header.columnName(column),
-                      value: String(decoding: bytes(column), as: UTF8.self), expected: expected)
+        .invalidValue(
+            file: header.file, line: line, column: header.columnName(column),
+            value: String(decoding: bytes(column), as: UTF8.self), expected: expected)
     }
 }
 
@@ -143,7 +150,9 @@ final class BulkInsert {
         var copy = value
         _ = copy.withUTF8 { bytes in
             if let base = bytes.baseAddress, !bytes.isEmpty {
-                sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+                sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                    Self.transient)
             } else {
                 sqlite3_bind_text(handle, index, "", 0, Self.transient)
             }
@@ -155,7 +164,9 @@ final class BulkInsert {
         if bytes.isEmpty {
             sqlite3_bind_null(handle, index)
         } else {
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+            sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                Int32(bytes.count), Self.transient)
         }
     }
 
@@ -165,8 +176,9 @@ final class BulkInsert {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         if code == SQLITE_DONE { return true }
-        if code & 0xFF == SQLITE_CONSTRAINT { return false } // extended codes are on: SQLITE_CONSTRAINT_PRIMARYKEY …
-        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+        if code & 0xFF == SQLITE_CONSTRAINT { return false }  // extended codes are on: SQLITE_CONSTRAINT_PRIMARYKEY …
+        throw DatabaseError(
+            resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
     }
 
     /// Runs an insert that must succeed: a constraint violation here is a bug, reported as a database error.

@@ -55,17 +55,22 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
         case let .permissionDenied(path):
             return "cannot read \(path): permission denied"
         case let .recordTooLong(file, line, limit):
-            return "\(file) line \(line): record longer than \(Self.size(Int64(limit))) (\(limit) bytes) — is a closing quote missing?"
+            return
+                "\(file) line \(line): record longer than \(Self.size(Int64(limit))) (\(limit) bytes) — is a closing quote missing?"
         case let .unterminatedQuote(file, line):
-            return "\(file) line \(line): a quoted field opened on this line is never closed (unterminated quote at the end of the file)"
+            return
+                "\(file) line \(line): a quoted field opened on this line is never closed (unterminated quote at the end of the file)"
         case let .ambiguousArchive(archive, file, paths):
-            return "\(archive): ambiguous archive: \(file) appears \(paths.count) times (\(paths.joined(separator: ", "))); keep one copy of each table"
+            return
+                "\(archive): ambiguous archive: \(file) appears \(paths.count) times (\(paths.joined(separator: ", "))); keep one copy of each table"
         case let .corruptZipEntry(archive, entry, reason):
             return "\(archive): the entry \(entry) is corrupted: \(reason)"
         case let .archiveTooLarge(archive, entry, bytes, limit):
-            return "\(archive): the tables inflate to more than \(Self.size(limit)) (\(limit) bytes; reached \(bytes) bytes at \(entry)): refused as a possible zip bomb"
+            return
+                "\(archive): the tables inflate to more than \(Self.size(limit)) (\(limit) bytes; reached \(bytes) bytes at \(entry)): refused as a possible zip bomb"
         case let .compressionRatioTooHigh(archive, entry, compressed, uncompressed, limit):
-            return "\(archive): the entry \(entry) inflates from \(compressed) to \(uncompressed) bytes (ratio \(uncompressed / max(compressed, 1)):1, limit \(limit):1): refused as a possible zip bomb"
+            return
+                "\(archive): the entry \(entry) inflates from \(compressed) to \(uncompressed) bytes (ratio \(uncompressed / max(compressed, 1)):1, limit \(limit):1): refused as a possible zip bomb"
         }
     }
 
@@ -80,7 +85,9 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     static func quoted(_ value: String) -> String {
         var out = ""
         for scalar in value.unicodeScalars.prefix(80) {
-            out.unicodeScalars.append(contentsOf: scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars : String(scalar).unicodeScalars)
+            out.unicodeScalars.append(
+                contentsOf: scalar.value < 0x20 || scalar.value == 0x7F
+                    ? "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars : String(scalar).unicodeScalars)
         }
         return value.unicodeScalars.count > 80 ? out + "…" : out
     }

@@ -41,12 +41,15 @@ public enum LabelSelectionError: Error, Equatable, CustomStringConvertible {
             return "unknown stop\(queries.count == 1 ? "" : "s") (\(queries.count)): \(list); nothing was written"
         case let .unknownRoute(query, known):
             let list = known.map { TerminalText.sanitize($0, maxLength: 30) }.joined(separator: ", ")
-            return "no route '\(TerminalText.sanitize(query, maxLength: 60))' (give a route_id or short name)" + (known.isEmpty ? "" : "; routes include: \(list)")
+            return "no route '\(TerminalText.sanitize(query, maxLength: 60))' (give a route_id or short name)"
+                + (known.isEmpty ? "" : "; routes include: \(list)")
         case let .ambiguousRoute(query, candidates):
-            return "several routes are called '\(TerminalText.sanitize(query, maxLength: 60))': give one of their route_ids: "
+            return
+                "several routes are called '\(TerminalText.sanitize(query, maxLength: 60))': give one of their route_ids: "
                 + candidates.map { TerminalText.sanitize($0, maxLength: 40) }.joined(separator: ", ")
         case let .routeWithoutStops(routeID):
-            return "route '\(TerminalText.sanitize(routeID, maxLength: 60))' has no stops (no trip of it calls at a boarding stop): there is nothing to label"
+            return
+                "route '\(TerminalText.sanitize(routeID, maxLength: 60))' has no stops (no trip of it calls at a boarding stop): there is nothing to label"
         case .noStops:
             return "the route database has no boarding stops: there is nothing to label"
         }
@@ -83,41 +86,60 @@ extension RouteDatabase {
     public func labelStops(route query: String) throws -> [LabelStopRecord] {
         let text = query.trimmingCharacters(in: .whitespaces)
         let (routeIndex, routeID): (Int, String) = try read { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT route_idx, route_id FROM routes WHERE route_id = ?", arguments: [text]) {
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT route_idx, route_id FROM routes WHERE route_id = ?", arguments: [text])
+            {
                 return (row[0], row[1])
             }
-            let named = try Row.fetchAll(db, sql: "SELECT route_idx, route_id FROM routes WHERE route_short_name = ? COLLATE NOCASE ORDER BY route_id",
-                                         arguments: [text])
+            let named = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT route_idx, route_id FROM routes WHERE route_short_name = ? COLLATE NOCASE ORDER BY route_id",
+                arguments: [text])
             if named.count == 1 { return (named[0][0], named[0][1]) }
-            if named.count > 1 { throw LabelSelectionError.ambiguousRoute(query: text, candidates: named.map { $0[1] }) }
-            let known = try String.fetchAll(db, sql: "SELECT COALESCE(route_short_name, route_id) FROM routes ORDER BY route_sort_order, route_short_name LIMIT 12")
+            if named.count > 1 {
+                throw LabelSelectionError.ambiguousRoute(query: text, candidates: named.map { $0[1] })
+            }
+            let known = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT COALESCE(route_short_name, route_id) FROM routes ORDER BY route_sort_order, route_short_name LIMIT 12"
+            )
             throw LabelSelectionError.unknownRoute(query: text, known: known)
         }
         let ordered: [Int] = try read { db in
             // The longest trip of each direction gives the travel order.
-            let counts = try Row.fetchAll(db, sql: """
-                SELECT t.trip_idx, COALESCE(t.direction_id, -1), COUNT(*) FROM trips t JOIN stop_times st ON st.trip_idx = t.trip_idx
-                WHERE t.route_idx = ? GROUP BY t.trip_idx
-                """, arguments: [routeIndex])
+            let counts = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.trip_idx, COALESCE(t.direction_id, -1), COUNT(*) FROM trips t JOIN stop_times st ON st.trip_idx = t.trip_idx
+                    WHERE t.route_idx = ? GROUP BY t.trip_idx
+                    """, arguments: [routeIndex])
             var longest: [Int: (trip: Int, stops: Int)] = [:]
             for row in counts {
                 let trip: Int = row[0], direction: Int = row[1], stops: Int = row[2]
-                if let best = longest[direction], best.stops > stops || (best.stops == stops && best.trip < trip) { continue }
+                if let best = longest[direction], best.stops > stops || (best.stops == stops && best.trip < trip) {
+                    continue
+                }
                 longest[direction] = (trip, stops)
             }
             var order: [Int] = []
             var seen = Set<Int>()
             for direction in longest.keys.sorted() {
-                let stops = try Int.fetchAll(db, sql: """
-                    SELECT st.stop_idx FROM stop_times st JOIN stops s ON s.stop_idx = st.stop_idx
-                    WHERE st.trip_idx = ? AND s.location_type = 0 ORDER BY st.stop_sequence
-                    """, arguments: [longest[direction]!.trip])
+                let stops = try Int.fetchAll(
+                    db,
+                    sql: """
+                        SELECT st.stop_idx FROM stop_times st JOIN stops s ON s.stop_idx = st.stop_idx
+                        WHERE st.trip_idx = ? AND s.location_type = 0 ORDER BY st.stop_sequence
+                        """, arguments: [longest[direction]!.trip])
                 for stop in stops where seen.insert(stop).inserted { order.append(stop) }
             }
-            let all = try Int.fetchAll(db, sql: """
-                SELECT DISTINCT st.stop_idx FROM trips t JOIN stop_times st ON st.trip_idx = t.trip_idx JOIN stops s ON s.stop_idx = st.stop_idx
-                WHERE t.route_idx = ? AND s.location_type = 0 ORDER BY s.stop_code IS NULL, s.stop_code, s.stop_id
-                """, arguments: [routeIndex])
+            let all = try Int.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT st.stop_idx FROM trips t JOIN stop_times st ON st.trip_idx = t.trip_idx JOIN stops s ON s.stop_idx = st.stop_idx
+                    WHERE t.route_idx = ? AND s.location_type = 0 ORDER BY s.stop_code IS NULL, s.stop_code, s.stop_id
+                    """, arguments: [routeIndex])
             for stop in all where seen.insert(stop).inserted { order.append(stop) }
             return order
         }
@@ -128,7 +150,10 @@ extension RouteDatabase {
     /// Every boarding stop (`location_type` 0), by stop code then stop ID: the order of a printed catalogue.
     public func allLabelStops() throws -> [LabelStopRecord] {
         let indexes = try read { db in
-            try Int.fetchAll(db, sql: "SELECT stop_idx FROM stops WHERE location_type = 0 ORDER BY stop_code IS NULL, stop_code, stop_id")
+            try Int.fetchAll(
+                db,
+                sql: "SELECT stop_idx FROM stops WHERE location_type = 0 ORDER BY stop_code IS NULL, stop_code, stop_id"
+            )
         }
         guard !indexes.isEmpty else { throw LabelSelectionError.noStops }
         return try labelRecords(indexes)
@@ -153,18 +178,25 @@ extension RouteDatabase {
                 }
             } else {
                 for index in wanted {
-                    if let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index]) {
+                    if let row = try Row.fetchOne(
+                        db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
+                    {
                         stops[index] = RouteDatabase.stopInfo(row)
                     }
-                    routesAt[index] = Set(try Int.fetchAll(db, sql: "SELECT route_idx FROM stop_routes WHERE stop_idx = ?", arguments: [index]))
+                    routesAt[index] = Set(
+                        try Int.fetchAll(
+                            db, sql: "SELECT route_idx FROM stop_routes WHERE stop_idx = ?", arguments: [index]))
                 }
             }
             // A stop no route departs from (a terminus, an arrivals platform) is still served by the routes that
             // end there: they name it on the label, and say whose stop it is.
             for index in wanted where (routesAt[index] ?? []).isEmpty {
-                routesAt[index] = Set(try Int.fetchAll(db, sql: """
-                    SELECT DISTINCT t.route_idx FROM stop_times st JOIN trips t ON t.trip_idx = st.trip_idx WHERE st.stop_idx = ?
-                    """, arguments: [index]))
+                routesAt[index] = Set(
+                    try Int.fetchAll(
+                        db,
+                        sql: """
+                            SELECT DISTINCT t.route_idx FROM stop_times st JOIN trips t ON t.trip_idx = st.trip_idx WHERE st.stop_idx = ?
+                            """, arguments: [index]))
             }
             let agencyNames = try String.fetchAll(db, sql: "SELECT agency_name FROM agency ORDER BY agency_idx")
             let soleAgency = agencyNames.count == 1 ? agencyNames : []
@@ -172,7 +204,9 @@ extension RouteDatabase {
                 guard let stop = stops[index] else { return nil }
                 let serving = (routesAt[index] ?? []).compactMap { routes[$0] }.sorted(by: RouteDatabase.routeOrder)
                 var agencies: [String] = []
-                for route in serving where !route.agency.isEmpty && !agencies.contains(route.agency) { agencies.append(route.agency) }
+                for route in serving where !route.agency.isEmpty && !agencies.contains(route.agency) {
+                    agencies.append(route.agency)
+                }
                 return LabelStopRecord(stop: stop, routes: serving, agencies: agencies.isEmpty ? soleAgency : agencies)
             }
         }

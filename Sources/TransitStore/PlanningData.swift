@@ -59,7 +59,8 @@ extension RouteDatabase {
     ///
     /// This is the hot loop of building a planning timetable (millions of rows), read through SQLite's C API;
     /// the array passed to `body` is reused between calls.
-    public func forEachTripSchedule(_ body: (_ tripIndex: Int, _ stopTimes: [ScheduledStopTime]) throws -> Void) throws {
+    public func forEachTripSchedule(_ body: (_ tripIndex: Int, _ stopTimes: [ScheduledStopTime]) throws -> Void) throws
+    {
         try read { db in
             var stopTimes: [ScheduledStopTime] = []
             var currentTrip: Int32 = 0
@@ -69,16 +70,18 @@ extension RouteDatabase {
                 guard currentTrip != 0, complete, stopTimes.count >= 2 else { return }
                 try body(Int(currentTrip), stopTimes)
             }
-            let statement = try db.makeStatement(sql: """
-                SELECT trip_idx, stop_idx, arrival_time, departure_time, pickup_type, drop_off_type FROM stop_times ORDER BY trip_idx, stop_sequence
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    SELECT trip_idx, stop_idx, arrival_time, departure_time, pickup_type, drop_off_type FROM stop_times ORDER BY trip_idx, stop_sequence
+                    """)
             let handle = statement.sqliteStatement
             sqlite3_reset(handle)
             while true {
                 let code = sqlite3_step(handle)
                 if code == SQLITE_DONE { break }
                 guard code == SQLITE_ROW else {
-                    throw LookupError.notARouteDatabase(path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    throw LookupError.notARouteDatabase(
+                        path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
                 }
                 let trip = sqlite3_column_int(handle, 0)
                 if trip != currentTrip {
@@ -86,9 +89,11 @@ extension RouteDatabase {
                     currentTrip = trip
                 }
                 if sqlite3_column_type(handle, 3) == SQLITE_NULL { complete = false; continue }
-                stopTimes.append(ScheduledStopTime(stopIndex: Int(sqlite3_column_int(handle, 1)), arrival: Int(sqlite3_column_int(handle, 2)),
-                                                   departure: Int(sqlite3_column_int(handle, 3)),
-                                                   canBoard: sqlite3_column_int(handle, 4) != 1, canAlight: sqlite3_column_int(handle, 5) != 1))
+                stopTimes.append(
+                    ScheduledStopTime(
+                        stopIndex: Int(sqlite3_column_int(handle, 1)), arrival: Int(sqlite3_column_int(handle, 2)),
+                        departure: Int(sqlite3_column_int(handle, 3)),
+                        canBoard: sqlite3_column_int(handle, 4) != 1, canAlight: sqlite3_column_int(handle, 5) != 1))
             }
             try emit()
         }
@@ -97,10 +102,13 @@ extension RouteDatabase {
     /// Every stop, station and entrance with its position (stations' coordinates are their own).
     public func planningStops() throws -> [PlanningStop] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT stop_idx, stop_lat, stop_lon, parent_idx, location_type FROM stops").map { row in
+            try Row.fetchAll(db, sql: "SELECT stop_idx, stop_lat, stop_lon, parent_idx, location_type FROM stops").map {
+                row in
                 let lat: Double? = row[1], lon: Double? = row[2]
-                return PlanningStop(stopIndex: row[0], coordinate: lat.flatMap { lat in lon.map { Coordinate(latitude: lat, longitude: $0) } },
-                                    parentIndex: row[3], locationType: row[4])
+                return PlanningStop(
+                    stopIndex: row[0],
+                    coordinate: lat.flatMap { lat in lon.map { Coordinate(latitude: lat, longitude: $0) } },
+                    parentIndex: row[3], locationType: row[4])
             }
         }
     }
@@ -108,18 +116,24 @@ extension RouteDatabase {
     /// transfers.txt rules of type 2 and 3 between two stops (rules naming trips or routes are not included).
     public func stopTransferRules() throws -> [StopTransferRule] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT from_stop_idx, to_stop_idx, transfer_type, min_transfer_time FROM transfers
-                WHERE from_stop_idx IS NOT NULL AND to_stop_idx IS NOT NULL AND transfer_type IN (2, 3)
-                  AND from_trip_idx IS NULL AND to_trip_idx IS NULL AND from_route_idx IS NULL AND to_route_idx IS NULL
-                """).map { StopTransferRule(fromStopIndex: $0[0], toStopIndex: $0[1], type: $0[2], minSeconds: $0[3]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT from_stop_idx, to_stop_idx, transfer_type, min_transfer_time FROM transfers
+                    WHERE from_stop_idx IS NOT NULL AND to_stop_idx IS NOT NULL AND transfer_type IN (2, 3)
+                      AND from_trip_idx IS NULL AND to_trip_idx IS NULL AND from_route_idx IS NULL AND to_route_idx IS NULL
+                    """
+            ).map { StopTransferRule(fromStopIndex: $0[0], toStopIndex: $0[1], type: $0[2], minSeconds: $0[3]) }
         }
     }
 
     /// The stop with dense key `stopIndex`.
     public func stop(atIndex stopIndex: Int) throws -> StopInfo {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [stopIndex]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [stopIndex])
+            else {
                 throw LookupError.notARouteDatabase(path: path, reason: "stop \(stopIndex) vanished")
             }
             return RouteDatabase.stopInfo(row)
@@ -129,7 +143,9 @@ extension RouteDatabase {
     /// A trip's `trip_id` and headsign by its dense key.
     public func trip(atIndex tripIndex: Int) throws -> (id: String, headsign: String?)? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT trip_id, trip_headsign FROM trips WHERE trip_idx = ?", arguments: [tripIndex]).map { ($0[0], $0[1]) }
+            try Row.fetchOne(
+                db, sql: "SELECT trip_id, trip_headsign FROM trips WHERE trip_idx = ?", arguments: [tripIndex]
+            ).map { ($0[0], $0[1]) }
         }
     }
 

@@ -28,7 +28,10 @@ public struct ScheduledTrip: Sendable, Equatable {
     public var frequencyBased: Bool
     public var stopTimes: [StopTime]
 
-    public init(tripID: String, routeID: String, directionID: Int?, serviceIndex: Int, headsign: String, frequencyBased: Bool, stopTimes: [StopTime]) {
+    public init(
+        tripID: String, routeID: String, directionID: Int?, serviceIndex: Int, headsign: String, frequencyBased: Bool,
+        stopTimes: [StopTime]
+    ) {
         self.tripID = tripID
         self.routeID = routeID
         self.directionID = directionID
@@ -55,7 +58,8 @@ public struct RouteRecord: Sendable, Equatable {
 extension RouteDatabase {
     /// The trips among `tripIDs` the timetable has, keyed by trip_id; unknown IDs are simply absent.
     /// Reads through the trips' primary keys in batches, so a feed of thousands of trips costs one pass.
-    public func scheduledTrips<C: Collection>(ids tripIDs: C) throws -> [String: ScheduledTrip] where C.Element == String {
+    public func scheduledTrips<C: Collection>(ids tripIDs: C) throws -> [String: ScheduledTrip]
+    where C.Element == String {
         var result: [String: ScheduledTrip] = [:]
         result.reserveCapacity(tripIDs.count)
         let ids = Array(Set(tripIDs))
@@ -66,22 +70,27 @@ extension RouteDatabase {
             for start in stride(from: 0, to: ids.count, by: batch) {
                 let slice = Array(ids[start..<min(start + batch, ids.count)])
                 var trips: [Int: ScheduledTrip] = [:]
-                let tripRows = try Row.fetchCursor(db, sql: """
-                    SELECT t.trip_idx, t.trip_id, r.route_id, t.direction_id, t.service_idx, COALESCE(t.trip_headsign, '')
-                    FROM trips t JOIN routes r ON r.route_idx = t.route_idx WHERE t.trip_id IN (\(Self.placeholders(slice.count)))
-                    """, arguments: StatementArguments(slice))
+                let tripRows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT t.trip_idx, t.trip_id, r.route_id, t.direction_id, t.service_idx, COALESCE(t.trip_headsign, '')
+                        FROM trips t JOIN routes r ON r.route_idx = t.route_idx WHERE t.trip_id IN (\(Self.placeholders(slice.count)))
+                        """, arguments: StatementArguments(slice))
                 while let row = try tripRows.next() {
                     let index: Int = row[0]
-                    trips[index] = ScheduledTrip(tripID: row[1], routeID: row[2], directionID: row[3], serviceIndex: row[4], headsign: row[5],
-                                                 frequencyBased: frequencies[index] != nil, stopTimes: [])
+                    trips[index] = ScheduledTrip(
+                        tripID: row[1], routeID: row[2], directionID: row[3], serviceIndex: row[4], headsign: row[5],
+                        frequencyBased: frequencies[index] != nil, stopTimes: [])
                 }
                 guard !trips.isEmpty else { continue }
                 // Read through the stop_times primary key (trip_idx, stop_sequence): already in trip order.
                 let keys = Array(trips.keys)
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT trip_idx, stop_sequence, stop_idx, arrival_time, departure_time FROM stop_times
-                    WHERE trip_idx IN (\(Self.placeholders(keys.count))) ORDER BY trip_idx, stop_sequence
-                    """, arguments: StatementArguments(keys))
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT trip_idx, stop_sequence, stop_idx, arrival_time, departure_time FROM stop_times
+                        WHERE trip_idx IN (\(Self.placeholders(keys.count))) ORDER BY trip_idx, stop_sequence
+                        """, arguments: StatementArguments(keys))
                 var currentIndex = -1
                 var stopTimes: [ScheduledTrip.StopTime] = []
                 func flush() {
@@ -97,7 +106,9 @@ extension RouteDatabase {
                         stopTimes = []
                         stopTimes.reserveCapacity(32)
                     }
-                    stopTimes.append(ScheduledTrip.StopTime(sequence: row[1], stopID: stopIDs[row[2]] ?? "", arrival: row[3], departure: row[4]))
+                    stopTimes.append(
+                        ScheduledTrip.StopTime(
+                            sequence: row[1], stopID: stopIDs[row[2]] ?? "", arrival: row[3], departure: row[4]))
                 }
                 flush()
             }
@@ -109,7 +120,11 @@ extension RouteDatabase {
     public func routeRecords() throws -> [String: RouteRecord] {
         try read { db in
             var result: [String: RouteRecord] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT r.route_idx, r.route_id, COALESCE(a.agency_id, ''), r.route_type FROM routes r LEFT JOIN agency a ON a.agency_idx = r.agency_idx") {
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT r.route_idx, r.route_id, COALESCE(a.agency_id, ''), r.route_type FROM routes r LEFT JOIN agency a ON a.agency_idx = r.agency_idx"
+            ) {
                 guard let info = routes[row[0]] else { continue }
                 result[row[1]] = RouteRecord(info: info, agencyID: row[2], routeType: row[3])
             }
@@ -129,8 +144,10 @@ extension RouteDatabase {
             var known = Set<String>()
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let slice = Array(ids[start..<min(start + 500, ids.count)])
-                known.formUnion(try String.fetchAll(db, sql: "SELECT stop_id FROM stops WHERE stop_id IN (\(Self.placeholders(slice.count)))",
-                                                    arguments: StatementArguments(slice)))
+                known.formUnion(
+                    try String.fetchAll(
+                        db, sql: "SELECT stop_id FROM stops WHERE stop_id IN (\(Self.placeholders(slice.count)))",
+                        arguments: StatementArguments(slice)))
             }
             return known
         }
@@ -143,8 +160,11 @@ extension RouteDatabase {
         let services = activeServiceIndexes(on: date)
         guard !services.isEmpty else { return [] }
         return try read { db in
-            try String.fetchAll(db, sql: "SELECT trip_id FROM trips WHERE service_idx IN (\(Self.placeholders(services.count))) ORDER BY trip_idx",
-                                arguments: StatementArguments(services))
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT trip_id FROM trips WHERE service_idx IN (\(Self.placeholders(services.count))) ORDER BY trip_idx",
+                arguments: StatementArguments(services))
         }
     }
 }

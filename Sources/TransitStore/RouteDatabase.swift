@@ -18,18 +18,24 @@ public enum LookupError: Error, Equatable, CustomStringConvertible {
         case let .databaseMissing(path):
             return "the route database \(path) does not exist; create it with: kiosk import FEED.zip --db \(path)"
         case let .notARouteDatabase(path, reason):
-            return "\(path) is not a usable route database (\(reason)); rebuild it with: kiosk import FEED.zip --db \(path)"
+            return
+                "\(path) is not a usable route database (\(reason)); rebuild it with: kiosk import FEED.zip --db \(path)"
         case let .invalidQuery(reason):
             return reason
         case let .noSuchStop(query, suggestions):
-            let list = suggestions.map { s in "\(TerminalText.sanitize(s.name, maxLength: 60))\(s.code.map { " [\(TerminalText.sanitize($0, maxLength: 20))]" } ?? "") (\(TerminalText.sanitize(s.id, maxLength: 40)))" }
-            return "no such stop: '\(TerminalText.sanitize(query, maxLength: 60))'" + (list.isEmpty ? "" : "; did you mean: " + list.joined(separator: ", "))
+            let list = suggestions.map { s in
+                "\(TerminalText.sanitize(s.name, maxLength: 60))\(s.code.map { " [\(TerminalText.sanitize($0, maxLength: 20))]" } ?? "") (\(TerminalText.sanitize(s.id, maxLength: 40)))"
+            }
+            return "no such stop: '\(TerminalText.sanitize(query, maxLength: 60))'"
+                + (list.isEmpty ? "" : "; did you mean: " + list.joined(separator: ", "))
         case let .outsideServiceRange(date, start, end):
             return "\(date) is outside the timetable: it covers \(start) to \(end)"
         case let .invalidTime(text):
-            return "cannot read the time '\(TerminalText.sanitize(text, maxLength: 40))': use a local date-time such as 2026-11-25T08:00"
+            return
+                "cannot read the time '\(TerminalText.sanitize(text, maxLength: 40))': use a local date-time such as 2026-11-25T08:00"
         case let .nonexistentLocalTime(text, zone):
-            return "'\(TerminalText.sanitize(text, maxLength: 40))' does not exist in \(zone): the clocks skip it when daylight saving time starts; give a time before or after the jump"
+            return
+                "'\(TerminalText.sanitize(text, maxLength: 40))' does not exist in \(zone): the clocks skip it when daylight saving time starts; give a time before or after the jump"
         }
     }
 }
@@ -71,16 +77,31 @@ public final class RouteDatabase: Sendable {
         configuration.label = "routes"
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            let loaded = try queue.read { db -> (metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo], frequencies: [Int: [Frequency]], feedURL: String?) in
-                let metadata = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value FROM feed_metadata").map { ($0[0] as String, $0[1] as String) }) { a, _ in a }
+            let loaded = try queue.read {
+                db -> (
+                    metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo],
+                    frequencies: [Int: [Frequency]], feedURL: String?
+                ) in
+                let metadata = Dictionary(
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM feed_metadata").map {
+                        ($0[0] as String, $0[1] as String)
+                    }
+                ) { a, _ in a }
                 guard metadata["schema_version"] == String(Schema.version) else {
-                    throw LookupError.notARouteDatabase(path: path, reason: "schema version \(metadata["schema_version"] ?? "none"), expected \(Schema.version)")
+                    throw LookupError.notARouteDatabase(
+                        path: path,
+                        reason: "schema version \(metadata["schema_version"] ?? "none"), expected \(Schema.version)")
                 }
-                let feedURL = try String.fetchOne(db, sql: """
-                    SELECT url FROM (SELECT feed_publisher_url AS url, 0 AS o FROM feed_info UNION ALL SELECT agency_url, agency_idx FROM agency)
-                    WHERE url IS NOT NULL ORDER BY o LIMIT 1
-                    """)
-                return (metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db), try RouteDatabase.loadFrequencies(db), feedURL)
+                let feedURL = try String.fetchOne(
+                    db,
+                    sql: """
+                        SELECT url FROM (SELECT feed_publisher_url AS url, 0 AS o FROM feed_info UNION ALL SELECT agency_url, agency_idx FROM agency)
+                        WHERE url IS NOT NULL ORDER BY o LIMIT 1
+                        """)
+                return (
+                    metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db),
+                    try RouteDatabase.loadFrequencies(db), feedURL
+                )
             }
             guard let zone = TimeZone(identifier: loaded.metadata["timezone"] ?? "") else {
                 throw LookupError.notARouteDatabase(path: path, reason: "no valid agency time zone")
@@ -104,20 +125,29 @@ public final class RouteDatabase: Sendable {
 
     static func loadRoutes(_ db: Database) throws -> [Int: RouteInfo] {
         var routes: [Int: RouteInfo] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT r.route_idx, r.route_id, r.route_short_name, r.route_long_name, r.route_type, r.route_color, r.route_text_color, a.agency_name
-            FROM routes r LEFT JOIN agency a ON a.agency_idx = r.agency_idx
-            """) {
-            routes[row[0]] = RouteInfo(id: row[1], shortName: row[2], longName: row[3], mode: RouteMode(gtfsType: row[4]),
-                                       color: row[5], textColor: row[6], agency: row[7] ?? "")
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT r.route_idx, r.route_id, r.route_short_name, r.route_long_name, r.route_type, r.route_color, r.route_text_color, a.agency_name
+                FROM routes r LEFT JOIN agency a ON a.agency_idx = r.agency_idx
+                """)
+        {
+            routes[row[0]] = RouteInfo(
+                id: row[1], shortName: row[2], longName: row[3], mode: RouteMode(gtfsType: row[4]),
+                color: row[5], textColor: row[6], agency: row[7] ?? "")
         }
         return routes
     }
 
     static func loadFrequencies(_ db: Database) throws -> [Int: [Frequency]] {
         var result: [Int: [Frequency]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT trip_idx, start_time, end_time, headway_secs, exact_times FROM frequencies ORDER BY trip_idx, start_time") {
-            result[row[0], default: []].append(Frequency(start: row[1], end: row[2], headway: row[3], exactTimes: (row[4] as Int) == 1))
+        for row in try Row.fetchAll(
+            db,
+            sql:
+                "SELECT trip_idx, start_time, end_time, headway_secs, exact_times FROM frequencies ORDER BY trip_idx, start_time"
+        ) {
+            result[row[0], default: []].append(
+                Frequency(start: row[1], end: row[2], headway: row[3], exactTimes: (row[4] as Int) == 1))
         }
         return result
     }

@@ -25,12 +25,17 @@ extension RouteDatabase {
     /// control characters (a pasted escape sequence is an error to show, not a stop to look for).
     public static func validateQuery(_ text: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw LookupError.invalidQuery("the stop query is empty: give a stop ID, a stop code or a scanned code") }
+        guard !trimmed.isEmpty else {
+            throw LookupError.invalidQuery("the stop query is empty: give a stop ID, a stop code or a scanned code")
+        }
         guard trimmed.unicodeScalars.count <= maxQueryLength else {
-            throw LookupError.invalidQuery("the stop query is \(trimmed.unicodeScalars.count) characters long; stop IDs and codes are at most \(maxQueryLength)")
+            throw LookupError.invalidQuery(
+                "the stop query is \(trimmed.unicodeScalars.count) characters long; stop IDs and codes are at most \(maxQueryLength)"
+            )
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            throw LookupError.invalidQuery("the stop query contains control characters: '\(TerminalText.sanitize(trimmed, maxLength: 40))'")
+            throw LookupError.invalidQuery(
+                "the stop query contains control characters: '\(TerminalText.sanitize(trimmed, maxLength: 40))'")
         }
         return trimmed
     }
@@ -43,10 +48,13 @@ extension RouteDatabase {
 
     static func stopInfo(_ row: Row) -> StopInfo {
         var wheelchair: Int = row[7]
-        if wheelchair == 0, let parent: Int = row[11] { wheelchair = parent } // platforms inherit their station's value
-        return StopInfo(id: row[1], code: row[2], name: row[3] ?? row[5] ?? row[1], parentStationID: row[4], parentStationName: row[5],
-                        platformCode: row[6], wheelchairBoarding: WheelchairAccess(gtfs: wheelchair), latitude: row[8], longitude: row[9],
-                        locationType: row[10])
+        if wheelchair == 0, let parent: Int = row[11] { wheelchair = parent }  // platforms inherit their station's value
+        return StopInfo(
+            id: row[1], code: row[2], name: row[3] ?? row[5] ?? row[1], parentStationID: row[4],
+            parentStationName: row[5],
+            platformCode: row[6], wheelchairBoarding: WheelchairAccess(gtfs: wheelchair), latitude: row[8],
+            longitude: row[9],
+            locationType: row[10])
     }
 
     /// Finds a stop by exact ID, then exact code. A station resolves to all its platforms; an entrance or other
@@ -62,8 +70,13 @@ extension RouteDatabase {
         return try read { db in
             for column in columns {
                 // A code may be shared by several stops; prefer boarding stops, then the lowest index.
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.\(column) = ? ORDER BY s.location_type != 0, s.stop_idx LIMIT 1",
-                                                 arguments: [query]) else { continue }
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql:
+                            "SELECT \(RouteDatabase.stopColumns) WHERE s.\(column) = ? ORDER BY s.location_type != 0, s.stop_idx LIMIT 1",
+                        arguments: [query])
+                else { continue }
                 return try resolved(row, db)
             }
             throw LookupError.noSuchStop(query: query, suggestions: try suggestions(for: query, db: db))
@@ -73,16 +86,27 @@ extension RouteDatabase {
     private func resolved(_ row: Row, _ db: Database) throws -> ResolvedStop {
         let locationType: Int = row[10]
         if locationType >= 2, let parent: Int = row[12],
-           let station = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [parent]) {
+            let station = try Row.fetchOne(
+                db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [parent])
+        {
             return try resolved(station, db)
         }
         let index: Int = row[0]
         let stop = RouteDatabase.stopInfo(row)
-        guard locationType == 1 else { return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index]) }
-        let children = try Row.fetchAll(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.parent_idx = ? AND s.location_type = 0 ORDER BY s.platform_code, s.stop_id",
-                                        arguments: [index])
-        if children.isEmpty { return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index]) }
-        return ResolvedStop(stop: stop, platforms: children.map(RouteDatabase.stopInfo), stopIndex: index, platformIndexes: children.map { $0[0] })
+        guard locationType == 1 else {
+            return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index])
+        }
+        let children = try Row.fetchAll(
+            db,
+            sql:
+                "SELECT \(RouteDatabase.stopColumns) WHERE s.parent_idx = ? AND s.location_type = 0 ORDER BY s.platform_code, s.stop_id",
+            arguments: [index])
+        if children.isEmpty {
+            return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index])
+        }
+        return ResolvedStop(
+            stop: stop, platforms: children.map(RouteDatabase.stopInfo), stopIndex: index,
+            platformIndexes: children.map { $0[0] })
     }
 
     /// Up to `limit` stops a mistyped query probably meant: codes one or two edits away, then names containing
@@ -90,7 +114,8 @@ extension RouteDatabase {
     func suggestions(for query: String, db: Database, limit: Int = 5) throws -> [StopInfo] {
         var found: [StopInfo] = []
         var seen = Set<String>()
-        let codes = try Row.fetchAll(db, sql: "SELECT stop_code, stop_idx FROM stops WHERE stop_code IS NOT NULL AND location_type IN (0, 1)")
+        let codes = try Row.fetchAll(
+            db, sql: "SELECT stop_code, stop_idx FROM stops WHERE stop_code IS NOT NULL AND location_type IN (0, 1)")
         // At most half the query may be wrong: otherwise `%` or `_` would be "one edit" from every one-character
         // code, and a feed with short codes would list arbitrary stops.
         let allowedEdits = min(2, query.unicodeScalars.count / 2)
@@ -102,14 +127,22 @@ extension RouteDatabase {
         let key = TextFolding.searchKey(query)
         var candidates = close.prefix(limit).map(\.1)
         if !key.isEmpty {
-            let pattern = "%" + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-            candidates += try Int.fetchAll(db, sql: """
-                SELECT stop_idx FROM stops WHERE name_key LIKE ? ESCAPE '\\' AND location_type IN (0, 1)
-                ORDER BY name_key != ?, name_key NOT LIKE ? ESCAPE '\\', location_type DESC, stop_name LIMIT ?
-                """, arguments: [pattern, key, String(pattern.dropFirst()), limit * 2])
+            let pattern =
+                "%"
+                + key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            candidates += try Int.fetchAll(
+                db,
+                sql: """
+                    SELECT stop_idx FROM stops WHERE name_key LIKE ? ESCAPE '\\' AND location_type IN (0, 1)
+                    ORDER BY name_key != ?, name_key NOT LIKE ? ESCAPE '\\', location_type DESC, stop_name LIMIT ?
+                    """, arguments: [pattern, key, String(pattern.dropFirst()), limit * 2])
         }
         for index in candidates where found.count < limit {
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index]) else { continue }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
+            else { continue }
             let info = RouteDatabase.stopInfo(row)
             if seen.insert(info.id).inserted { found.append(info) }
         }
@@ -165,10 +198,12 @@ extension RouteDatabase {
     /// The IDs of the stops with the most departures (for benchmarks that want the heaviest stop views).
     public func busiestStopIDs(limit: Int) throws -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: """
-                SELECT s.stop_id FROM stop_times st JOIN stops s ON s.stop_idx = st.stop_idx
-                GROUP BY st.stop_idx ORDER BY COUNT(*) DESC, s.stop_id LIMIT ?
-                """, arguments: [limit])
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT s.stop_id FROM stop_times st JOIN stops s ON s.stop_idx = st.stop_idx
+                    GROUP BY st.stop_idx ORDER BY COUNT(*) DESC, s.stop_id LIMIT ?
+                    """, arguments: [limit])
         }
     }
 }

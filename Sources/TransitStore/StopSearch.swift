@@ -18,9 +18,12 @@ extension LookupError {
     /// Several stops match a typed name: the candidates, with their codes, instead of a guess.
     public static func ambiguous(_ query: String, _ candidates: [StopMatch]) -> LookupError {
         let list = candidates.map { m in
-            "\(TerminalText.sanitize(m.stop.name, maxLength: 60))" + (m.stop.code.map { " [\($0)]" } ?? " (\(m.stop.id))")
+            "\(TerminalText.sanitize(m.stop.name, maxLength: 60))"
+                + (m.stop.code.map { " [\($0)]" } ?? " (\(m.stop.id))")
         }
-        return .invalidQuery("'\(TerminalText.sanitize(query, maxLength: 60))' matches several stops: \(list.joined(separator: ", ")); give a stop code to choose")
+        return .invalidQuery(
+            "'\(TerminalText.sanitize(query, maxLength: 60))' matches several stops: \(list.joined(separator: ", ")); give a stop code to choose"
+        )
     }
 }
 
@@ -34,26 +37,36 @@ extension RouteDatabase {
         // People type names without their spaces ("lay" for "La Y", "elejido"): compare those too.
         let compact = key.replacingOccurrences(of: " ", with: "")
         func like(_ value: String) -> String {
-            "%" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            "%"
+                + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
         }
         return try read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT s.name_key, COALESCE(CASE WHEN s.location_type = 0 THEN s.parent_idx END, s.stop_idx) AS target
-                FROM stops s WHERE (s.name_key LIKE ? ESCAPE '\\' OR replace(s.name_key, ' ', '') LIKE ? ESCAPE '\\') AND s.location_type IN (0, 1)
-                """, arguments: [like(key), like(compact)])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.name_key, COALESCE(CASE WHEN s.location_type = 0 THEN s.parent_idx END, s.stop_idx) AS target
+                    FROM stops s WHERE (s.name_key LIKE ? ESCAPE '\\' OR replace(s.name_key, ' ', '') LIKE ? ESCAPE '\\') AND s.location_type IN (0, 1)
+                    """, arguments: [like(key), like(compact)])
             var best: [Int: StopMatch.Rank] = [:]
             for row in rows {
                 let name: String = row[0]
                 let squeezed = name.replacingOccurrences(of: " ", with: "")
-                let rank: StopMatch.Rank = name == key || squeezed == compact ? .exact
-                    : name.hasPrefix(key) || squeezed.hasPrefix(compact) ? .prefix
-                    : name.contains(" " + key) ? .wordPrefix : .contains
+                let rank: StopMatch.Rank =
+                    name == key || squeezed == compact
+                    ? .exact
+                    : name.hasPrefix(key) || squeezed.hasPrefix(compact)
+                        ? .prefix
+                        : name.contains(" " + key) ? .wordPrefix : .contains
                 let target: Int = row[1]
                 best[target] = min(best[target] ?? rank, rank)
             }
             var matches: [StopMatch] = []
             for (index, rank) in best {
-                guard let row = try Row.fetchOne(db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index]) else { continue }
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
+                else { continue }
                 matches.append(StopMatch(stop: RouteDatabase.stopInfo(row), rank: rank, index: index))
             }
             matches.sort { ($0.rank, $0.stop.name, $0.stop.id) < ($1.rank, $1.stop.name, $1.stop.id) }
@@ -70,9 +83,13 @@ extension RouteDatabase {
             return try resolveStop(.idOrCode(query))
         } catch LookupError.noSuchStop(_, let suggestions) {
             let matches = try searchStops(query)
-            guard let first = matches.first else { throw LookupError.noSuchStop(query: query, suggestions: suggestions) }
+            guard let first = matches.first else {
+                throw LookupError.noSuchStop(query: query, suggestions: suggestions)
+            }
             let tied = matches.filter { $0.rank == first.rank }
-            guard tied.count == 1 || (first.rank == .exact && tied.count == 1) else { throw LookupError.ambiguous(query, tied) }
+            guard tied.count == 1 || (first.rank == .exact && tied.count == 1) else {
+                throw LookupError.ambiguous(query, tied)
+            }
             return try resolveStop(.id(first.stop.id))
         }
     }

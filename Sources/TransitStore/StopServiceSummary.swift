@@ -24,15 +24,15 @@ struct StopServiceSummary {
     struct StopTime {
         var stop: Int32
         var sequence: Int32
-        var departure: Int32 // -1 when the feed leaves it empty (interpolated later)
+        var departure: Int32  // -1 when the feed leaves it empty (interpolated later)
         var pickupAllowed: Bool
-        var headsign: Int32 // stop_headsign, -1 when empty
+        var headsign: Int32  // stop_headsign, -1 when empty
     }
 
     struct RouteKey: Hashable { var stop: Int32, route: Int32, direction: Int8 }
     struct SpanKey: Hashable { var stop: Int32, service: Int32, route: Int32, direction: Int8 }
 
-    private(set) var trips: [TripInfo] = [TripInfo()] // trip_idx is 1-based
+    private(set) var trips: [TripInfo] = [TripInfo()]  // trip_idx is 1-based
     private var headsignIDs: [String: Int32] = [:]
     private var headsignNames: [String] = []
     private var current: [StopTime] = []
@@ -54,7 +54,10 @@ struct StopServiceSummary {
     }
 
     mutating func addTrip(route: Int, service: Int, direction: Int?, headsign: String?) {
-        trips.append(TripInfo(route: Int32(route), service: Int32(service), direction: Int8(direction ?? -1), headsign: internHeadsign(headsign)))
+        trips.append(
+            TripInfo(
+                route: Int32(route), service: Int32(service), direction: Int8(direction ?? -1),
+                headsign: internHeadsign(headsign)))
         summarised.append(false)
     }
 
@@ -99,15 +102,20 @@ struct StopServiceSummary {
         summarised = Array(repeating: false, count: trips.count)
         needsRebuild = false
         currentTrip = 0
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT trip_idx, stop_idx, stop_sequence, departure_time, pickup_type, stop_headsign
-            FROM stop_times ORDER BY trip_idx, stop_sequence
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT trip_idx, stop_idx, stop_sequence, departure_time, pickup_type, stop_headsign
+                FROM stop_times ORDER BY trip_idx, stop_sequence
+                """)
         while let row = try rows.next() {
             let headsign: String? = row[5]
             let departure: Int? = row[3]
-            add(trip: row[0], StopTime(stop: row[1], sequence: row[2], departure: Int32(departure ?? -1),
-                                       pickupAllowed: (row[4] as Int) != 1, headsign: internHeadsign(headsign)))
+            add(
+                trip: row[0],
+                StopTime(
+                    stop: row[1], sequence: row[2], departure: Int32(departure ?? -1),
+                    pickupAllowed: (row[4] as Int) != 1, headsign: internHeadsign(headsign)))
         }
         finishTrip()
         needsRebuild = false
@@ -124,7 +132,8 @@ struct StopServiceSummary {
         let insertSpan = try BulkInsert(db, "INSERT INTO stop_service_spans VALUES (?, ?, ?, ?, ?, ?)")
         for (key, span) in spans {
             insertSpan.bind(1, Int(key.stop)); insertSpan.bind(2, Int(key.service)); insertSpan.bind(3, Int(key.route))
-            insertSpan.bind(4, Int(key.direction)); insertSpan.bind(5, Int(span.first)); insertSpan.bind(6, Int(span.last))
+            insertSpan.bind(4, Int(key.direction)); insertSpan.bind(5, Int(span.first));
+            insertSpan.bind(6, Int(span.last))
             try insertSpan.insert()
         }
     }

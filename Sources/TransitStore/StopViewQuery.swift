@@ -7,31 +7,39 @@ extension RouteDatabase {
     /// showing an empty board as if no bus ever came).
     public func checkServiceRange(_ date: ServiceDate) throws {
         guard let start = serviceStart, let end = serviceEnd else { return }
-        guard start <= date && date <= end else { throw LookupError.outsideServiceRange(date: date, start: start, end: end) }
+        guard start <= date && date <= end else {
+            throw LookupError.outsideServiceRange(date: date, start: start, end: end)
+        }
     }
 
     /// The stop view for a resolved stop at instant `at`: its routes, the departures in [at, at + window], the
     /// first and last departure of each route and direction on that service day, the next departure when the
     /// window is empty, and the stops within `nearbyRadiusMeters`.
-    public func stopView(for stop: ResolvedStop, at: Date, windowMinutes: Int = 60, nearbyRadiusMeters: Int = 400) throws -> StopView {
+    public func stopView(
+        for stop: ResolvedStop, at: Date, windowMinutes: Int = 60, nearbyRadiusMeters: Int = 400
+    ) throws -> StopView {
         let serviceDate = ServiceDate.containing(at, in: timeZone)
         try checkServiceRange(serviceDate)
         return try read { db in
             let end = at.addingTimeInterval(TimeInterval(windowMinutes * 60))
             let frequencyStops = try frequencyStopTimes(at: stop.platformIndexes, db)
-            let departures = try scheduledDepartures(at: stop.platformIndexes, from: at, to: end, frequencyStops: frequencyStops, db)
+            let departures = try scheduledDepartures(
+                at: stop.platformIndexes, from: at, to: end, frequencyStops: frequencyStops, db)
             let routesHere = try routesAt(stop.platformIndexes, db)
             var next: RawDeparture?
-            if departures.isEmpty && !routesHere.isEmpty { // no route boards here: nothing to look ahead for
+            if departures.isEmpty && !routesHere.isEmpty {  // no route boards here: nothing to look ahead for
                 next = try nextDeparture(at: stop.platformIndexes, after: end, frequencyStops: frequencyStops, db)
             }
             let platformsByIndex = Dictionary(uniqueKeysWithValues: zip(stop.platformIndexes, stop.platforms))
             return StopView(
-                stop: stop.stop, platforms: stop.platforms, at: at, windowMinutes: windowMinutes, timeZone: timeZone.identifier,
+                stop: stop.stop, platforms: stop.platforms, at: at, windowMinutes: windowMinutes,
+                timeZone: timeZone.identifier,
                 serviceDate: serviceDate.description,
                 routes: routesHere.map { RouteAtStop(route: $0.route, directions: $0.directions) },
                 departures: departures.map { $0.departure(at: at, routes: routes, platforms: platformsByIndex) },
-                serviceSpans: try serviceSpans(at: stop.platformIndexes, on: serviceDate, routesHere: routesHere, frequencyStops: frequencyStops, db),
+                serviceSpans: try serviceSpans(
+                    at: stop.platformIndexes, on: serviceDate, routesHere: routesHere, frequencyStops: frequencyStops,
+                    db),
                 nextDeparture: next?.departure(at: at, routes: routes, platforms: platformsByIndex),
                 nearby: try nearbyStops(around: stop, radius: Double(nearbyRadiusMeters), db),
                 nearbyRadiusMeters: nearbyRadiusMeters)
@@ -56,12 +64,17 @@ extension RouteDatabase {
         var time: Date { origin.addingTimeInterval(TimeInterval(seconds)) }
 
         func departure(at: Date, routes: [Int: RouteInfo], platforms: [Int: StopInfo]) -> Departure {
-            let route = routes[self.route] ?? RouteInfo(id: "?", shortName: nil, longName: nil, mode: .other, color: nil, textColor: nil, agency: "")
-            return Departure(route: route, headsign: headsign.isEmpty ? (route.longName ?? route.label) : headsign, directionID: direction,
-                             time: time, minutesFromNow: Int((time.timeIntervalSince(at) / 60).rounded(.down)), tripID: tripID,
-                             serviceDate: serviceDate.description, scheduledTime: GTFSTime(seconds: seconds).description,
-                             wheelchairAccessible: WheelchairAccess(gtfs: wheelchair), stopID: platforms[stop]?.id ?? "",
-                             platformCode: platforms[stop]?.platformCode, approximate: approximate)
+            let route =
+                routes[self.route]
+                ?? RouteInfo(
+                    id: "?", shortName: nil, longName: nil, mode: .other, color: nil, textColor: nil, agency: "")
+            return Departure(
+                route: route, headsign: headsign.isEmpty ? (route.longName ?? route.label) : headsign,
+                directionID: direction,
+                time: time, minutesFromNow: Int((time.timeIntervalSince(at) / 60).rounded(.down)), tripID: tripID,
+                serviceDate: serviceDate.description, scheduledTime: GTFSTime(seconds: seconds).description,
+                wheelchairAccessible: WheelchairAccess(gtfs: wheelchair), stopID: platforms[stop]?.id ?? "",
+                platformCode: platforms[stop]?.platformCode, approximate: approximate)
         }
     }
 
@@ -92,20 +105,26 @@ extension RouteDatabase {
         st.pickup_type != 1 AND EXISTS (SELECT 1 FROM stop_times nx WHERE nx.trip_idx = st.trip_idx AND nx.stop_sequence > st.stop_sequence)
         """
 
-    func scheduledDepartures(at stops: [Int], from: Date, to: Date, frequencyStops: [FrequencyStopTime], _ db: Database) throws -> [RawDeparture] {
+    func scheduledDepartures(
+        at stops: [Int], from: Date, to: Date, frequencyStops: [FrequencyStopTime], _ db: Database
+    ) throws -> [RawDeparture] {
         var result: [RawDeparture] = []
         for (date, origin) in serviceDates(from: from, to: to) {
-            let low = Int(from.timeIntervalSince(origin).rounded(.up)), high = Int(to.timeIntervalSince(origin).rounded(.down))
+            let low = Int(from.timeIntervalSince(origin).rounded(.up)),
+                high = Int(to.timeIntervalSince(origin).rounded(.down))
             guard high >= 0, low <= latestDepartureSeconds else { continue }
             let active = calendar.activeServices(on: date)
             guard !active.isEmpty else { continue }
-            result += try regularDepartures(stops: stops, services: active, low: low, high: high, limit: nil, date: date, origin: origin, db)
+            result += try regularDepartures(
+                stops: stops, services: active, low: low, high: high, limit: nil, date: date, origin: origin, db)
             result += expand(frequencyStops, services: Set(active), low: low, high: high, date: date, origin: origin)
         }
         return result.sorted { ($0.time, $0.tripID) < ($1.time, $1.tripID) }
     }
 
-    func regularDepartures(stops: [Int], services: [Int], low: Int, high: Int, limit: Int?, date: ServiceDate, origin: Date, _ db: Database) throws -> [RawDeparture] {
+    func regularDepartures(
+        stops: [Int], services: [Int], low: Int, high: Int, limit: Int?, date: ServiceDate, origin: Date, _ db: Database
+    ) throws -> [RawDeparture] {
         let sql = """
             SELECT st.departure_time, st.stop_idx, COALESCE(st.stop_headsign, t.trip_headsign, ''), t.trip_id, t.route_idx, t.direction_id,
                    t.wheelchair_accessible, t.trip_idx
@@ -118,9 +137,12 @@ extension RouteDatabase {
         var found: [RawDeparture] = []
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
-            if frequencies[row[7]] != nil { continue } // templates: expanded from frequencies.txt instead
-            found.append(RawDeparture(seconds: row[0], serviceDate: date, origin: origin, tripID: row[3], route: row[4], direction: row[5],
-                                      headsign: row[2], wheelchair: row[6], stop: row[1], approximate: false))
+            if frequencies[row[7]] != nil { continue }  // templates: expanded from frequencies.txt instead
+            found.append(
+                RawDeparture(
+                    seconds: row[0], serviceDate: date, origin: origin, tripID: row[3], route: row[4],
+                    direction: row[5],
+                    headsign: row[2], wheelchair: row[6], stop: row[1], approximate: false))
             if let limit, found.count >= limit { break }
         }
         return found
@@ -137,19 +159,25 @@ extension RouteDatabase {
               AND st.departure_time IS NOT NULL AND \(Self.departureFilter)
             """
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(stops)).map { row in
-            FrequencyStopTime(trip: row[7], service: row[8], offset: row[0], template: RawDeparture(
-                seconds: 0, serviceDate: ServiceDate(dayNumber: 0), origin: Date(), tripID: row[3], route: row[4], direction: row[5],
-                headsign: row[2], wheelchair: row[6], stop: row[1], approximate: false))
+            FrequencyStopTime(
+                trip: row[7], service: row[8], offset: row[0],
+                template: RawDeparture(
+                    seconds: 0, serviceDate: ServiceDate(dayNumber: 0), origin: Date(), tripID: row[3], route: row[4],
+                    direction: row[5],
+                    headsign: row[2], wheelchair: row[6], stop: row[1], approximate: false))
         }
     }
 
     /// Individual departures of frequency-based trips in [low, high] seconds of `date`: the trip starts at
     /// start_time, start_time + headway, … while before end_time, and reaches this stop `offset` later.
-    func expand(_ stopTimes: [FrequencyStopTime], services: Set<Int>, low: Int, high: Int, date: ServiceDate, origin: Date) -> [RawDeparture] {
+    func expand(
+        _ stopTimes: [FrequencyStopTime], services: Set<Int>, low: Int, high: Int, date: ServiceDate, origin: Date
+    ) -> [RawDeparture] {
         var result: [RawDeparture] = []
         for stopTime in stopTimes where services.contains(stopTime.service) {
             for period in frequencies[stopTime.trip] ?? [] {
-                let firstIndex = max(0, Int((Double(low - stopTime.offset - period.start) / Double(period.headway)).rounded(.up)))
+                let firstIndex = max(
+                    0, Int((Double(low - stopTime.offset - period.start) / Double(period.headway)).rounded(.up)))
                 var start = period.start + firstIndex * period.headway
                 while start < period.end && start + stopTime.offset <= high {
                     var departure = stopTime.template
@@ -166,7 +194,9 @@ extension RouteDatabase {
     }
 
     /// The first departure after `after`, looking up to a week ahead.
-    func nextDeparture(at stops: [Int], after: Date, frequencyStops: [FrequencyStopTime], _ db: Database) throws -> RawDeparture? {
+    func nextDeparture(
+        at stops: [Int], after: Date, frequencyStops: [FrequencyStopTime], _ db: Database
+    ) throws -> RawDeparture? {
         var best: RawDeparture?
         for (date, origin) in serviceDates(from: after, to: after.addingTimeInterval(7 * 86_400)) {
             if let best, origin > best.time { break }
@@ -174,9 +204,16 @@ extension RouteDatabase {
             guard low <= latestDepartureSeconds else { continue }
             let active = calendar.activeServices(on: date)
             guard !active.isEmpty else { continue }
-            let candidates = try regularDepartures(stops: stops, services: active, low: low, high: latestDepartureSeconds, limit: 1, date: date, origin: origin, db)
-                + expand(frequencyStops, services: Set(active), low: low, high: latestDepartureSeconds, date: date, origin: origin)
-            if let earliest = candidates.min(by: { $0.time < $1.time }), best == nil || earliest.time < best!.time { best = earliest }
+            let candidates =
+                try regularDepartures(
+                    stops: stops, services: active, low: low, high: latestDepartureSeconds, limit: 1, date: date,
+                    origin: origin, db)
+                + expand(
+                    frequencyStops, services: Set(active), low: low, high: latestDepartureSeconds, date: date,
+                    origin: origin)
+            if let earliest = candidates.min(by: { $0.time < $1.time }), best == nil || earliest.time < best!.time {
+                best = earliest
+            }
         }
         return best
     }
@@ -191,31 +228,44 @@ extension RouteDatabase {
 
     func routesAt(_ stops: [Int], _ db: Database) throws -> [RouteHere] {
         var byRoute: [Int: [Int: Set<String>]] = [:]
-        let sql = "SELECT route_idx, direction_id, headsigns FROM stop_routes WHERE stop_idx IN (\(Self.placeholders(stops.count)))"
+        let sql =
+            "SELECT route_idx, direction_id, headsigns FROM stop_routes WHERE stop_idx IN (\(Self.placeholders(stops.count)))"
         for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(stops)) {
-            let headsigns = (row[2] as String).split(separator: Character(StopServiceSummary.headsignSeparator)).map(String.init)
+            let headsigns = (row[2] as String).split(separator: Character(StopServiceSummary.headsignSeparator)).map(
+                String.init)
             byRoute[row[0], default: [:]][row[1], default: []].formUnion(headsigns)
         }
         return byRoute.compactMap { index, directions -> RouteHere? in
             guard let route = routes[index] else { return nil }
-            let list = directions.keys.sorted().map { RouteAtStop.Direction(directionID: $0 < 0 ? nil : $0, headsigns: directions[$0]!.sorted()) }
+            let list = directions.keys.sorted().map {
+                RouteAtStop.Direction(directionID: $0 < 0 ? nil : $0, headsigns: directions[$0]!.sorted())
+            }
             return RouteHere(routeIndex: index, route: route, directions: list)
         }.sorted { RouteDatabase.routeOrder($0.route, $1.route) }
     }
 
     /// Routes sort as people expect: by mode, then numbers numerically ("2" before "10"), then by name.
     static func routeOrder(_ a: RouteInfo, _ b: RouteInfo) -> Bool {
-        if a.mode != b.mode { return RouteMode.allCases.firstIndex(of: a.mode)! < RouteMode.allCases.firstIndex(of: b.mode)! }
+        if a.mode != b.mode {
+            return RouteMode.allCases.firstIndex(of: a.mode)! < RouteMode.allCases.firstIndex(of: b.mode)!
+        }
         return a.label.compare(b.label, options: [.numeric, .caseInsensitive]) == .orderedAscending
     }
 
-    func serviceSpans(at stops: [Int], on date: ServiceDate, routesHere: [RouteHere], frequencyStops: [FrequencyStopTime], _ db: Database) throws -> [ServiceSpan] {
+    func serviceSpans(
+        at stops: [Int], on date: ServiceDate, routesHere: [RouteHere], frequencyStops: [FrequencyStopTime],
+        _ db: Database
+    ) throws -> [ServiceSpan] {
         let active = calendar.activeServices(on: date)
         guard !active.isEmpty else { return [] }
         struct Key: Hashable { var route: Int, direction: Int }
         var spans: [Key: (first: Int, last: Int)] = [:]
         func merge(_ key: Key, _ first: Int, _ last: Int) {
-            if let existing = spans[key] { spans[key] = (min(existing.first, first), max(existing.last, last)) } else { spans[key] = (first, last) }
+            if let existing = spans[key] {
+                spans[key] = (min(existing.first, first), max(existing.last, last))
+            } else {
+                spans[key] = (first, last)
+            }
         }
         let sql = """
             SELECT route_idx, direction_id, MIN(first_departure), MAX(last_departure) FROM stop_service_spans
@@ -229,7 +279,9 @@ extension RouteDatabase {
         for stopTime in frequencyStops where activeSet.contains(stopTime.service) {
             for period in frequencies[stopTime.trip] ?? [] {
                 let lastStart = period.start + (period.end - 1 - period.start) / period.headway * period.headway
-                merge(Key(route: stopTime.template.route, direction: stopTime.template.direction ?? -1), period.start + stopTime.offset, lastStart + stopTime.offset)
+                merge(
+                    Key(route: stopTime.template.route, direction: stopTime.template.direction ?? -1),
+                    period.start + stopTime.offset, lastStart + stopTime.offset)
             }
         }
         let origin = date.serviceDayOrigin(in: timeZone)
@@ -237,21 +289,31 @@ extension RouteDatabase {
         return spans.compactMap { key, span -> ServiceSpan? in
             guard let route = routes[key.route] else { return nil }
             let direction = key.direction < 0 ? nil : key.direction
-            return ServiceSpan(route: route, directionID: direction,
-                               headsigns: headsigns[key.route]?.first { $0.directionID == direction }?.headsigns ?? [],
-                               first: origin.addingTimeInterval(TimeInterval(span.first)), last: origin.addingTimeInterval(TimeInterval(span.last)))
-        }.sorted { RouteDatabase.routeOrder($0.route, $1.route) || ($0.route == $1.route && ($0.directionID ?? -1) < ($1.directionID ?? -1)) }
+            return ServiceSpan(
+                route: route, directionID: direction,
+                headsigns: headsigns[key.route]?.first { $0.directionID == direction }?.headsigns ?? [],
+                first: origin.addingTimeInterval(TimeInterval(span.first)),
+                last: origin.addingTimeInterval(TimeInterval(span.last)))
+        }.sorted {
+            RouteDatabase.routeOrder($0.route, $1.route)
+                || ($0.route == $1.route && ($0.directionID ?? -1) < ($1.directionID ?? -1))
+        }
     }
 
-    func nearbyStops(around stop: ResolvedStop, radius: Double, _ db: Database, limit: Int = 12) throws -> [NearbyStop] {
-        guard radius > 0, let center = stop.stop.coordinate ?? stop.platforms.lazy.compactMap(\.coordinate).first else { return [] }
+    func nearbyStops(around stop: ResolvedStop, radius: Double, _ db: Database, limit: Int = 12) throws -> [NearbyStop]
+    {
+        guard radius > 0, let center = stop.stop.coordinate ?? stop.platforms.lazy.compactMap(\.coordinate).first else {
+            return []
+        }
         let box = center.boundingBox(radiusMeters: radius)
         // Other platforms of the same station count as nearby: they are where a passenger changes.
         let excluded = Set(stop.platformIndexes + [stop.stopIndex])
-        let candidates = try Row.fetchAll(db, sql: """
-            SELECT \(RouteDatabase.stopColumns)
-            WHERE s.stop_lat BETWEEN ? AND ? AND s.stop_lon BETWEEN ? AND ? AND s.location_type = 0
-            """, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+        let candidates = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(RouteDatabase.stopColumns)
+                WHERE s.stop_lat BETWEEN ? AND ? AND s.stop_lon BETWEEN ? AND ? AND s.location_type = 0
+                """, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
         var near: [(index: Int, info: StopInfo, distance: Double)] = []
         for row in candidates {
             let index: Int = row[0]
@@ -264,8 +326,9 @@ extension RouteDatabase {
         near.sort { ($0.distance, $0.info.id) < ($1.distance, $1.info.id) }
         return try near.prefix(limit).map { item in
             let labels = try routesAt([item.index], db).map(\.route.label)
-            return NearbyStop(stop: item.info, distanceMeters: Int(item.distance.rounded()),
-                              direction: CompassPoint(bearing: center.bearing(to: item.info.coordinate!)), routes: labels)
+            return NearbyStop(
+                stop: item.info, distanceMeters: Int(item.distance.rounded()),
+                direction: CompassPoint(bearing: center.bearing(to: item.info.coordinate!)), routes: labels)
         }
     }
 }

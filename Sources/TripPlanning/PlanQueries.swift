@@ -8,32 +8,49 @@ extension RouteDatabase {
     /// The best ways from `origin` to `destination` leaving at `at`: Pareto-optimal on arrival and transfers,
     /// at most `limit`, each leaving as late as possible. Pass a `network` (and a reusable `planner`) built
     /// around `at` to answer many queries without rebuilding.
-    public func plan(from origin: ResolvedStop, to destination: ResolvedStop, at: Date, maxTransfers: Int = 3, rules: PlanningRules = PlanningRules(),
-                     network: PlanningNetwork? = nil, planner: Planner? = nil, limit: Int = 3) throws -> JourneyPlan {
+    public func plan(
+        from origin: ResolvedStop, to destination: ResolvedStop, at: Date, maxTransfers: Int = 3,
+        rules: PlanningRules = PlanningRules(),
+        network: PlanningNetwork? = nil, planner: Planner? = nil, limit: Int = 3
+    ) throws -> JourneyPlan {
         guard (0...PlanQuery.maxTransfersLimit).contains(maxTransfers) else {
-            throw LookupError.invalidQuery("--max-transfers must be between 0 and \(PlanQuery.maxTransfersLimit) (got \(maxTransfers))")
+            throw LookupError.invalidQuery(
+                "--max-transfers must be between 0 and \(PlanQuery.maxTransfersLimit) (got \(maxTransfers))")
         }
         guard (0...PlanningRules.walkRadiusLimit).contains(rules.walkRadiusMeters) else {
-            throw LookupError.invalidQuery("--walk-radius must be between 0 and \(PlanningRules.walkRadiusLimit) metres (got \(rules.walkRadiusMeters))")
+            throw LookupError.invalidQuery(
+                "--walk-radius must be between 0 and \(PlanningRules.walkRadiusLimit) metres (got \(rules.walkRadiusMeters))"
+            )
         }
-        guard Set(origin.platformIndexes).isDisjoint(with: destination.platformIndexes), origin.stopIndex != destination.stopIndex else {
-            throw LookupError.invalidQuery("the origin and the destination are the same stop (\(TerminalText.sanitize(origin.stop.name, maxLength: 60)))")
+        guard Set(origin.platformIndexes).isDisjoint(with: destination.platformIndexes),
+            origin.stopIndex != destination.stopIndex
+        else {
+            throw LookupError.invalidQuery(
+                "the origin and the destination are the same stop (\(TerminalText.sanitize(origin.stop.name, maxLength: 60)))"
+            )
         }
         try checkServiceRange(ServiceDate.containing(at, in: timeZone))
         let network = try network ?? planningNetwork(around: at, rules: rules)
         let planner = planner ?? Planner(timetable: network.timetable)
-        let query = PlanQuery(origins: origin.platformIndexes.map { StopOffset(stop: $0 - 1) },
-                              destinations: destination.platformIndexes.map { StopOffset(stop: $0 - 1) },
-                              departure: network.timelineSeconds(at), maxTransfers: maxTransfers)
+        let query = PlanQuery(
+            origins: origin.platformIndexes.map { StopOffset(stop: $0 - 1) },
+            destinations: destination.platformIndexes.map { StopOffset(stop: $0 - 1) },
+            departure: network.timelineSeconds(at), maxTransfers: maxTransfers)
         let journeys = planner.plan(query).filter { $0.rides > 0 }
-        let options = try journeys.sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }.prefix(limit).map {
+        let options = try journeys.sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }.prefix(limit).map
+        {
             try option($0, network: network)
         }
-        let routesAtEnds = options.isEmpty
-            ? (try routesServing(stopIndexes: origin.platformIndexes), try routesServing(stopIndexes: destination.platformIndexes)) : ([], [])
-        return JourneyPlan(from: origin.stop, to: destination.stop, at: at, timeZone: timeZone.identifier, maxTransfers: maxTransfers,
-                           walkRadiusMeters: network.rules.walkRadiusMeters, options: options,
-                           routesAtOrigin: routesAtEnds.0, routesAtDestination: routesAtEnds.1)
+        let routesAtEnds =
+            options.isEmpty
+            ? (
+                try routesServing(stopIndexes: origin.platformIndexes),
+                try routesServing(stopIndexes: destination.platformIndexes)
+            ) : ([], [])
+        return JourneyPlan(
+            from: origin.stop, to: destination.stop, at: at, timeZone: timeZone.identifier, maxTransfers: maxTransfers,
+            walkRadiusMeters: network.rules.walkRadiusMeters, options: options,
+            routesAtOrigin: routesAtEnds.0, routesAtDestination: routesAtEnds.1)
     }
 
     private func option(_ journey: Journey, network: PlanningNetwork) throws -> JourneyOption {
@@ -47,20 +64,28 @@ extension RouteDatabase {
         let steps: [JourneyStep] = try journey.legs.map { leg in
             switch leg {
             case let .walk(walk):
-                return JourneyStep(kind: .walk, from: try stop(walk.fromStop), to: try stop(walk.toStop), departure: network.instant(walk.departure),
-                                   arrival: network.instant(walk.arrival), minutes: max(1, (walk.arrival - walk.departure + 59) / 60)) // walking time, rounded up
+                return JourneyStep(
+                    kind: .walk, from: try stop(walk.fromStop), to: try stop(walk.toStop),
+                    departure: network.instant(walk.departure),
+                    arrival: network.instant(walk.arrival), minutes: max(1, (walk.arrival - walk.departure + 59) / 60))  // walking time, rounded up
             case let .ride(ride):
                 let instance = network.tripInstances[ride.tripRef]
                 let trip = try self.trip(atIndex: Int(instance.trip))
                 let route = self.route(atIndex: ride.routeRef)
-                return JourneyStep(kind: .ride, from: try stop(ride.boardStop), to: try stop(ride.alightStop), departure: network.instant(ride.boardTime),
-                                   arrival: network.instant(ride.alightTime), minutes: Self.minutes(from: ride.boardTime, to: ride.alightTime), route: route,
-                                   headsign: trip?.headsign ?? route?.longName, tripID: trip?.id, serviceDate: ServiceDate(dayNumber: Int(instance.day)).description,
-                                   stops: ride.stopCount)
+                return JourneyStep(
+                    kind: .ride, from: try stop(ride.boardStop), to: try stop(ride.alightStop),
+                    departure: network.instant(ride.boardTime),
+                    arrival: network.instant(ride.alightTime),
+                    minutes: Self.minutes(from: ride.boardTime, to: ride.alightTime), route: route,
+                    headsign: trip?.headsign ?? route?.longName, tripID: trip?.id,
+                    serviceDate: ServiceDate(dayNumber: Int(instance.day)).description,
+                    stops: ride.stopCount)
             }
         }
-        return JourneyOption(departure: network.instant(journey.departure), arrival: network.instant(journey.arrival),
-                             durationMinutes: Self.minutes(from: journey.departure, to: journey.arrival), transfers: journey.transfers, legs: steps)
+        return JourneyOption(
+            departure: network.instant(journey.departure), arrival: network.instant(journey.arrival),
+            durationMinutes: Self.minutes(from: journey.departure, to: journey.arrival), transfers: journey.transfers,
+            legs: steps)
     }
 
     /// Minutes between the clock minutes shown for two timeline instants (timeline second 0 is a whole hour),

@@ -18,7 +18,10 @@ public final class PlanningNetwork: Sendable {
     /// tripRef → (trip_idx, service date day number).
     let tripInstances: [(trip: Int32, day: Int32)]
 
-    init(timetable: Timetable, reference: Date, rules: PlanningRules, serviceDates: [ServiceDate], tripInstances: [(trip: Int32, day: Int32)]) {
+    init(
+        timetable: Timetable, reference: Date, rules: PlanningRules, serviceDates: [ServiceDate],
+        tripInstances: [(trip: Int32, day: Int32)]
+    ) {
         self.timetable = timetable
         self.reference = reference
         self.rules = rules
@@ -53,8 +56,10 @@ extension RouteDatabase {
             func add(shift: Int, day: ServiceDate) throws {
                 shifted.removeAll(keepingCapacity: true)
                 for time in stopTimes {
-                    shifted.append(StopEvent(stop: time.stopIndex - 1, arrival: time.arrival + shift, departure: time.departure + shift,
-                                             canBoard: time.canBoard, canAlight: time.canAlight))
+                    shifted.append(
+                        StopEvent(
+                            stop: time.stopIndex - 1, arrival: time.arrival + shift, departure: time.departure + shift,
+                            canBoard: time.canBoard, canAlight: time.canAlight))
                 }
                 try builder.addTrip(tripRef: instances.count, routeRef: routeRef, events: shifted)
                 instances.append((Int32(trip), Int32(day.dayNumber)))
@@ -74,7 +79,9 @@ extension RouteDatabase {
             }
         }
         try addTransfers(to: &builder, rules: rules)
-        return PlanningNetwork(timetable: builder.build(), reference: reference, rules: rules, serviceDates: dates, tripInstances: instances)
+        return PlanningNetwork(
+            timetable: builder.build(), reference: reference, rules: rules, serviceDates: dates,
+            tripInstances: instances)
     }
 
     /// Walks within the radius (both ways, straight line at walking speed), platforms of a station connected,
@@ -100,7 +107,9 @@ extension RouteDatabase {
             let cellLat = radius / 111_000
             let cellLon = cellLat / max(0.05, cos((places.first?.coordinate.latitude ?? 0) * .pi / 180))
             struct Cell: Hashable { var x: Int, y: Int }
-            func cell(_ c: Coordinate) -> Cell { Cell(x: Int((c.longitude / cellLon).rounded(.down)), y: Int((c.latitude / cellLat).rounded(.down))) }
+            func cell(_ c: Coordinate) -> Cell {
+                Cell(x: Int((c.longitude / cellLon).rounded(.down)), y: Int((c.latitude / cellLat).rounded(.down)))
+            }
             var grid: [Cell: [Int]] = [:]
             for (i, place) in places.enumerated() { grid[cell(place.coordinate), default: []].append(i) }
             for (i, place) in places.enumerated() {

@@ -92,7 +92,13 @@ while let argument = arguments.next() {
     case "--loop": loop = true
     case "--pace":
         let text = arguments.value(argument)
-        if text == "native" { pacing = .native } else if let rate = Double(text), rate > 0 { pacing = .framesPerSecond(rate) } else { fail("--pace: expected a frame rate or 'native', got \(text)") }
+        if text == "native" {
+            pacing = .native
+        } else if let rate = Double(text), rate > 0 {
+            pacing = .framesPerSecond(rate)
+        } else {
+            fail("--pace: expected a frame rate or 'native', got \(text)")
+        }
     case "--frames": frameLimit = arguments.number(argument, Int.self)
     case "--timeout": timeout = arguments.number(argument, Double.self)
     case "--max-errors": maxErrors = arguments.number(argument, Int.self)
@@ -104,9 +110,12 @@ while let argument = arguments.next() {
     }
 }
 func emitDevice(_ info: CameraDeviceInfo) {
-    emit(["event": .string("device"), "path": .string(info.path), "card": .string(info.card), "driver": .string(info.driver),
-          "busInfo": .string(info.busInfo), "capture": .bool(info.isCapture), "formats": .strings(info.pixelFormats),
-          "stableNames": .strings(info.stableNames)])
+    emit([
+        "event": .string("device"), "path": .string(info.path), "card": .string(info.card),
+        "driver": .string(info.driver),
+        "busInfo": .string(info.busInfo), "capture": .bool(info.isCapture), "formats": .strings(info.pixelFormats),
+        "stableNames": .strings(info.stableNames),
+    ])
 }
 if listDevices || !describe.isEmpty {
     var status: Int32 = 0
@@ -124,8 +133,10 @@ let chosen = [device, videoPath, imagesPath].compactMap { $0 }
 if chosen.count != 1 { fail("give exactly one of --device/--index, --video, --images") }
 if timeout <= 0 { fail("--timeout must be positive") }
 if let device {
-    spec = .camera(CameraConfiguration(device: device, width: width, height: height, framesPerSecond: fps, bufferCount: buffers,
-                                     preferNativeFormats: !convert), reconnect: reconnect)
+    spec = .camera(
+        CameraConfiguration(
+            device: device, width: width, height: height, framesPerSecond: fps, bufferCount: buffers,
+            preferNativeFormats: !convert), reconnect: reconnect)
 } else if let videoPath {
     spec = .video(path: videoPath, loop: loop, pacing: pacing)
 } else if let imagesPath {
@@ -158,7 +169,7 @@ func emit(_ fields: KeyValuePairs<String, JSONValue>) {
         parts.append("\(quote(key)):\(rendered)")
     }
     print("{" + parts.joined(separator: ",") + "}")
-    fflush(nil)   // one line at a time, also when stdout is a pipe
+    fflush(nil)  // one line at a time, also when stdout is a pipe
 }
 
 func quote(_ s: String) -> String {
@@ -183,7 +194,10 @@ func quote(_ s: String) -> String {
 }
 
 func emitError(_ error: CaptureError) {
-    emit(["event": .string("error"), "kind": .string(error.kind), "source": .string(error.subject), "error": .string(error.description)])
+    emit([
+        "event": .string("error"), "kind": .string(error.kind), "source": .string(error.subject),
+        "error": .string(error.description),
+    ])
 }
 
 func emitState(_ state: CameraState) {
@@ -191,12 +205,16 @@ func emitState(_ state: CameraState) {
     case .idle:
         emit(["event": .string("state"), "state": .string("idle")])
     case .streaming(let format):
-        emit(["event": .string("state"), "state": .string("streaming"),
-              "width": format.map { .int($0.width) } ?? .null, "height": format.map { .int($0.height) } ?? .null,
-              "pixelFormat": format.map { .string($0.pixelFormat) } ?? .null])
+        emit([
+            "event": .string("state"), "state": .string("streaming"),
+            "width": format.map { .int($0.width) } ?? .null, "height": format.map { .int($0.height) } ?? .null,
+            "pixelFormat": format.map { .string($0.pixelFormat) } ?? .null,
+        ])
     case .reconnecting(let error, let attempt, let retryIn):
-        emit(["event": .string("state"), "state": .string("reconnecting"), "kind": .string(error.kind),
-              "error": .string(error.description), "attempt": .int(attempt), "retryInSeconds": .double(seconds(retryIn))])
+        emit([
+            "event": .string("state"), "state": .string("reconnecting"), "kind": .string(error.kind),
+            "error": .string(error.description), "attempt": .int(attempt), "retryInSeconds": .double(seconds(retryIn)),
+        ])
     case .closed:
         emit(["event": .string("state"), "state": .string("closed")])
     }
@@ -243,14 +261,18 @@ if let camera = source as? ReconnectingCameraSource {
     camera.onStateChange = emitState
 } else if let camera = source as? V4L2CameraSource {
     let f = camera.format
-    emit(["event": .string("open"), "source": .string(camera.name), "width": .int(f.width), "height": .int(f.height),
-          "pixelFormat": .string(f.pixelFormat), "bytesPerLine": .int(f.bytesPerLine),
-          "fps": f.framesPerSecond.map { .double($0) } ?? .null, "cameraFormats": .strings(f.cameraPixelFormats),
-          "driver": .string(f.driver), "card": .string(f.card)])
+    emit([
+        "event": .string("open"), "source": .string(camera.name), "width": .int(f.width), "height": .int(f.height),
+        "pixelFormat": .string(f.pixelFormat), "bytesPerLine": .int(f.bytesPerLine),
+        "fps": f.framesPerSecond.map { .double($0) } ?? .null, "cameraFormats": .strings(f.cameraPixelFormats),
+        "driver": .string(f.driver), "card": .string(f.card),
+    ])
 } else if let video = source as? Y4MFileSource {
     let h = video.header
-    emit(["event": .string("open"), "source": .string(video.name), "width": .int(h.width), "height": .int(h.height),
-          "colourspace": .string(h.colourspace.rawValue), "fps": h.framesPerSecond.map { .double($0) } ?? .null])
+    emit([
+        "event": .string("open"), "source": .string(video.name), "width": .int(h.width), "height": .int(h.height),
+        "colourspace": .string(h.colourspace.rawValue), "fps": h.framesPerSecond.map { .double($0) } ?? .null,
+    ])
 } else if let images = source as? ImageFolderSource {
     emit(["event": .string("open"), "source": .string(images.name), "images": .int(images.files.count)])
 }
@@ -270,10 +292,12 @@ while frameLimit == 0 || frames < frameLimit {
             var sum = 0
             for p in frame.pixels { sum += Int(p) }
             let mean = Double(sum) / Double(frame.pixels.count)
-            emit(["event": .string("frame"), "sequence": .int(frame.sequence), "width": .int(frame.width),
-                  "height": .int(frame.height), "meanLuma": .double(mean),
-                  "first": .int(Int(frame.pixels[0])), "last": .int(Int(frame.pixels[frame.pixels.count - 1])),
-                  "fnv": .string(fingerprint(frame.pixels))])
+            emit([
+                "event": .string("frame"), "sequence": .int(frame.sequence), "width": .int(frame.width),
+                "height": .int(frame.height), "meanLuma": .double(mean),
+                "first": .int(Int(frame.pixels[0])), "last": .int(Int(frame.pixels[frame.pixels.count - 1])),
+                "fnv": .string(fingerprint(frame.pixels)),
+            ])
         }
     } catch {
         emitError(error)
@@ -291,8 +315,10 @@ var dropped: JSONValue = .null
 if let camera = source as? V4L2CameraSource { dropped = .int(camera.droppedFrames) }
 if let camera = source as? ReconnectingCameraSource { dropped = .int(camera.reconnections) }
 source.close()
-emit(["event": .string("end"), "frames": .int(frames), "errors": .int(errors), "seconds": .double(wall),
-      "fps": .double(wall > 0 ? Double(frames) / wall : 0), "cpuSeconds": .double(cpu),
-      "cpuMicrosPerFrame": .double(frames > 0 ? cpu / Double(frames) * 1e6 : 0),
-      (source is ReconnectingCameraSource ? "reconnections" : "dropped"): dropped])
+emit([
+    "event": .string("end"), "frames": .int(frames), "errors": .int(errors), "seconds": .double(wall),
+    "fps": .double(wall > 0 ? Double(frames) / wall : 0), "cpuSeconds": .double(cpu),
+    "cpuMicrosPerFrame": .double(frames > 0 ? cpu / Double(frames) * 1e6 : 0),
+    (source is ReconnectingCameraSource ? "reconnections" : "dropped"): dropped,
+])
 exit(status)

@@ -9,7 +9,10 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Measure StopKiosk against its peers (release build).",
-        subcommands: [ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self, RealtimeBench.self]
+        subcommands: [
+            ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self,
+            RealtimeBench.self,
+        ]
     )
 }
 
@@ -36,7 +39,9 @@ enum Measure {
 
     static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 50) }
 
-    static func mean(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+    static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
+    }
 
     struct ChildRun {
         var seconds: Double
@@ -52,14 +57,18 @@ enum Measure {
     /// (Foundation's Process polls for exit and would add tens of milliseconds). Standard input comes from
     /// `stdinPath`, output goes to the given files (or /dev/null); `environment` entries are added to ours;
     /// with `stopAfter`, the child is sent SIGTERM after that many seconds.
-    static func spawn(_ executable: String, _ arguments: [String], stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
-                      stderrPath: String? = nil, environment: [String] = [], stopAfter: Double? = nil) throws -> ChildRun {
+    static func spawn(
+        _ executable: String, _ arguments: [String], stdinPath: String = "/dev/null", stdoutPath: String = "/dev/null",
+        stderrPath: String? = nil, environment: [String] = [], stopAfter: Double? = nil
+    ) throws -> ChildRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
+        if let stderrPath {
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         var inherited: [String] = []
         var index = 0
         while let entry = environ[index] { inherited.append(String(cString: entry)); index += 1 }
@@ -69,7 +78,9 @@ enum Measure {
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw ValidationError("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        }
         if let stopAfter {
             Thread.sleep(forTimeInterval: stopAfter)
             kill(pid, SIGTERM)
@@ -79,8 +90,9 @@ enum Measure {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         func value(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ChildRun(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, status: code,
-                        cpuSeconds: value(usage.ru_utime) + value(usage.ru_stime), peakResidentMB: Double(usage.ru_maxrss) / 1024)
+        return ChildRun(
+            seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, status: code,
+            cpuSeconds: value(usage.ru_utime) + value(usage.ru_stime), peakResidentMB: Double(usage.ru_maxrss) / 1024)
     }
 
     /// Runs a command to completion (optionally fed `stdin`) and fails loudly if it fails.
@@ -88,12 +100,16 @@ enum Measure {
     static func runProcess(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> ChildRun {
         var inputPath = "/dev/null"
         if let stdin {
-            inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-stdin-\(getpid())").path
+            inputPath =
+                FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-stdin-\(getpid())").path
             try stdin.write(toFile: inputPath, atomically: false, encoding: .utf8)
         }
         defer { if stdin != nil { unlink(inputPath) } }
         let run = try spawn(executable, arguments, stdinPath: inputPath)
-        guard run.status == 0 else { throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))") }
+        guard run.status == 0 else {
+            throw ValidationError(
+                "\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))")
+        }
         return run
     }
 

@@ -8,7 +8,8 @@ import ZIPFoundation
 /// the same two indexes (by stop and time; by trip and sequence): the cheapest way SQLite itself offers to
 /// load those rows. The ratio is the figure the issue sets a target for (≤ 2.0, goal 1.5).
 struct ImportBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import speed and memory against sqlite3 .import.")
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import speed and memory against sqlite3 .import.")
 
     @Argument(help: "A GTFS feed (.zip or folder), e.g. vilnius.zip scaled ×3 with scale-gtfs.")
     var feed: String
@@ -17,7 +18,9 @@ struct ImportBench: ParsableCommand {
     var runs = 3
 
     func run() throws {
-        guard let sqlite3 = Measure.which("sqlite3") else { throw ValidationError("sqlite3 is not installed (run kiosk/setup.sh)") }
+        guard let sqlite3 = Measure.which("sqlite3") else {
+            throw ValidationError("sqlite3 is not installed (run kiosk/setup.sh)")
+        }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-import-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -37,18 +40,27 @@ struct ImportBench: ParsableCommand {
             let ourDB = work.appendingPathComponent("ours.sqlite").path
             let peerDB = work.appendingPathComponent("peer.sqlite").path
             try? FileManager.default.removeItem(atPath: peerDB)
-            let (summary, ourTime) = try Measure.seconds { try GTFSImporter(feedPath: feed, databasePath: ourDB, logger: Measure.quietLogger).run() }
+            let (summary, ourTime) = try Measure.seconds {
+                try GTFSImporter(feedPath: feed, databasePath: ourDB, logger: Measure.quietLogger).run()
+            }
             let peerTime = try Measure.runProcess(sqlite3, [peerDB], stdin: peerScript).seconds
             rows = summary.count("stop_times")
-            if run == 0 { continue } // warm-up: page cache, first-touch allocation
+            if run == 0 { continue }  // warm-up: page cache, first-touch allocation
             ours.append(ourTime); peer.append(peerTime); ratios.append(ourTime / peerTime)
-            print("run \(run): ours \(Measure.format(ourTime))  sqlite3 .import \(Measure.format(peerTime))  ratio \(String(format: "%.2f", ourTime / peerTime))")
+            print(
+                "run \(run): ours \(Measure.format(ourTime))  sqlite3 .import \(Measure.format(peerTime))  ratio \(String(format: "%.2f", ourTime / peerTime))"
+            )
         }
         // The memory figure that matters is the real command's, alone in its process.
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kiosk").path
-        let command = FileManager.default.isExecutableFile(atPath: kiosk)
-            ? try Measure.runProcess(kiosk, ["import", feed, "--db", work.appendingPathComponent("cli.sqlite").path]) : nil
-        print("""
+        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "kiosk"
+        ).path
+        let command =
+            FileManager.default.isExecutableFile(atPath: kiosk)
+            ? try Measure.runProcess(kiosk, ["import", feed, "--db", work.appendingPathComponent("cli.sqlite").path])
+            : nil
+        print(
+            """
             feed: \(feed) (\(rows) stop_times)
             our whole-feed import:        min \(Measure.format(ours.min()!))  median \(Measure.format(Measure.median(ours)))
             sqlite3 .import stop_times:   min \(Measure.format(peer.min()!))  median \(Measure.format(Measure.median(peer)))
@@ -63,17 +75,21 @@ struct ImportBench: ParsableCommand {
     private func extractStopTimes(to path: String) throws -> [String] {
         if feed.hasSuffix(".zip") {
             let archive = try Archive(url: URL(fileURLWithPath: feed), accessMode: .read)
-            guard let entry = archive.first(where: { ($0.path as NSString).lastPathComponent == "stop_times.txt" }) else {
+            guard let entry = archive.first(where: { ($0.path as NSString).lastPathComponent == "stop_times.txt" })
+            else {
                 throw ValidationError("\(feed) has no stop_times.txt")
             }
             _ = try archive.extract(entry, to: URL(fileURLWithPath: path))
         } else {
-            try FileManager.default.copyItem(atPath: URL(fileURLWithPath: feed).appendingPathComponent("stop_times.txt").path, toPath: path)
+            try FileManager.default.copyItem(
+                atPath: URL(fileURLWithPath: feed).appendingPathComponent("stop_times.txt").path, toPath: path)
         }
         guard let handle = FileHandle(forReadingAtPath: path), let head = try handle.read(upToCount: 4096) else {
             throw ValidationError("cannot read \(path)")
         }
         let headerLine = String(decoding: head.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
-        return headerLine.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\u{FEFF}"))) }
+        return headerLine.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\u{FEFF}")))
+        }
     }
 }

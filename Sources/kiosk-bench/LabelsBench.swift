@@ -11,7 +11,8 @@ import TransitStore
 /// libqrencode and zbar on the same payloads with no layout, text or PDF (the QR matrix drawn straight into
 /// pixels at the same 4 pixels per module), so the ratio says what layout, cairo and the PDF cost on top.
 struct LabelsBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "labels", abstract: "Label sheets per second, read-back check included.")
+    static let configuration = CommandConfiguration(
+        commandName: "labels", abstract: "Label sheets per second, read-back check included.")
 
     @Option(help: "A GTFS feed to import first (not timed), e.g. ../shared/data/gtfs/carta.zip.")
     var feed: String?
@@ -46,21 +47,28 @@ struct LabelsBench: ParsableCommand {
         let routes = try RouteDatabase(path: path)
         let records = try routes.allLabelStops()
         let stops = records.map { record in
-            LabelStop(id: record.stop.id, code: record.stop.code, name: record.stop.name,
-                      routes: record.routes.map { LabelRoute(name: $0.label, color: RGBColor(hex: $0.color), textColor: RGBColor(hex: $0.textColor)) },
-                      agencies: record.agencies)
+            LabelStop(
+                id: record.stop.id, code: record.stop.code, name: record.stop.name,
+                routes: record.routes.map {
+                    LabelRoute(name: $0.label, color: RGBColor(hex: $0.color), textColor: RGBColor(hex: $0.textColor))
+                },
+                agencies: record.agencies)
         }
-        let template = try StopURLTemplate(allHaveCodes(records) ? "https://transit.example/s/{stop_code}" : "https://transit.example/s/{stop_id}")
-        let payloads = LabelPayloadBuilder(template: template, feedID: routes.feedID, signingKey: unsigned ? nil : KeyPair.generate())
+        let template = try StopURLTemplate(
+            allHaveCodes(records) ? "https://transit.example/s/{stop_code}" : "https://transit.example/s/{stop_id}")
+        let payloads = LabelPayloadBuilder(
+            template: template, feedID: routes.feedID, signingKey: unsigned ? nil : KeyPair.generate())
         let options = LabelOptions(layout: LabelLayout.named(layout)!, format: .pdf)
         let output = work.appendingPathComponent("labels.pdf").path
 
         var rates: [Double] = [], floors: [Double] = [], ratios: [Double] = []
         var last: LabelRun?
         for index in 0...runs {
-            let (run, seconds) = try Measure.seconds { try LabelRenderer(options: options).run(stops: stops, payloads: payloads, output: output) }
+            let (run, seconds) = try Measure.seconds {
+                try LabelRenderer(options: options).run(stops: stops, payloads: payloads, output: output)
+            }
             let floor = try bareFloor(stops, payloads: payloads, errorCorrection: options.errorCorrection)
-            if index == 0 { continue } // warm-up: fontconfig's cache, the page cache
+            if index == 0 { continue }  // warm-up: fontconfig's cache, the page cache
             rates.append(Double(stops.count) / seconds)
             floors.append(Double(stops.count) / floor)
             ratios.append(seconds / floor)
@@ -71,7 +79,8 @@ struct LabelsBench: ParsableCommand {
         let t = last.timings
         let ms = { (seconds: Double) in String(format: "%.0f ms", seconds * 1000) }
         let f = { (value: Double) in String(format: "%.0f", value) }
-        print("""
+        print(
+            """
             labels: \(stops.count) stops of \(path) (feed \(routes.feedID)), layout \(layout), \(unsigned ? "unsigned" : "signed") URLs, \
             \(last.pages) PDF pages, \(size / 1024) KiB
               labels/s (whole run, read-back included)  min \(f(rates.min()!))  median \(f(Measure.median(rates)))  (target ≥ 100, goal 500)
@@ -82,10 +91,14 @@ struct LabelsBench: ParsableCommand {
     }
 
     /// Whether every stop has a code (else the template names stop IDs).
-    private func allHaveCodes(_ records: [LabelStopRecord]) -> Bool { records.allSatisfy { !($0.stop.code ?? "").isEmpty } }
+    private func allHaveCodes(_ records: [LabelStopRecord]) -> Bool {
+        records.allSatisfy { !($0.stop.code ?? "").isEmpty }
+    }
 
     /// libqrencode and zbar alone on the same payloads: encode, draw the matrix into pixels, decode.
-    private func bareFloor(_ stops: [LabelStop], payloads: LabelPayloadBuilder, errorCorrection: QRErrorCorrection) throws -> Double {
+    private func bareFloor(
+        _ stops: [LabelStop], payloads: LabelPayloadBuilder, errorCorrection: QRErrorCorrection
+    ) throws -> Double {
         let decoder = ZBarDecoder(configuration: DecoderConfiguration(symbologies: [.qrCode], recovery: []))
         let texts = try stops.map { try payloads.payload(for: $0) }
         let (_, seconds) = try Measure.seconds {
@@ -96,13 +109,16 @@ struct LabelsBench: ParsableCommand {
                 for row in 0..<matrix.size {
                     for column in 0..<matrix.size where matrix[row, column] {
                         for y in 0..<scale {
-                            let base = ((row + QRMatrix.quietZone) * scale + y) * side + (column + QRMatrix.quietZone) * scale
+                            let base =
+                                ((row + QRMatrix.quietZone) * scale + y) * side + (column + QRMatrix.quietZone) * scale
                             for x in 0..<scale { pixels[base + x] = 0 }
                         }
                     }
                 }
                 let found = decoder.decode(LumaFrame(width: side, height: side, pixels: pixels))
-                guard found.count == 1, found[0].matches(Array(text.utf8)) else { throw ValidationError("bare check failed for \(text)") }
+                guard found.count == 1, found[0].matches(Array(text.utf8)) else {
+                    throw ValidationError("bare check failed for \(text)")
+                }
             }
         }
         return seconds

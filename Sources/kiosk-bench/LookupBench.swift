@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
-import StopPresentation
 import KioskConfiguration
 import ScanService
+import StopPresentation
 import TerminalKiosk
-import TripPlanning
 import TransitModel
 import TransitStore
+import TripPlanning
 
 /// 1,000 stop views at random stops and times in one warm process (JSON rendering included), and the cost of
 /// a whole `kiosk lookup` process against `sqlite3` running the single departures query on the same database.
 struct LookupBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "lookup", abstract: "Stop-view latency, warm and cold.")
+    static let configuration = CommandConfiguration(
+        commandName: "lookup", abstract: "Stop-view latency, warm and cold.")
 
     @Option(help: "A route database made by 'kiosk import' (e.g. of vilnius.zip scaled ×3).")
     var db: String
@@ -27,15 +28,19 @@ struct LookupBench: ParsableCommand {
 
     func run() throws {
         let routes = try RouteDatabase(path: db)
-        guard let start = routes.serviceStart, let end = routes.serviceEnd else { throw ValidationError("\(db) has no service dates") }
+        guard let start = routes.serviceStart, let end = routes.serviceEnd else {
+            throw ValidationError("\(db) has no service dates")
+        }
         var rng = SplitMix64(seed: seed)
         let codes = try routes.boardingStopIDs()
         var samples: [Double] = []
         var bytes = 0
         for _ in 0..<count {
             let stopID = codes[Int(rng.next() % UInt64(codes.count))]
-            let date = ServiceDate(dayNumber: start.dayNumber + Int(rng.next() % UInt64(end.dayNumber - start.dayNumber + 1)))
-            let at = date.serviceDayOrigin(in: routes.timeZone).addingTimeInterval(Double(5 * 3600 + Int(rng.next() % (19 * 3600))))
+            let date = ServiceDate(
+                dayNumber: start.dayNumber + Int(rng.next() % UInt64(end.dayNumber - start.dayNumber + 1)))
+            let at = date.serviceDayOrigin(in: routes.timeZone).addingTimeInterval(
+                Double(5 * 3600 + Int(rng.next() % (19 * 3600))))
             let (json, seconds) = try Measure.seconds {
                 let stop = try routes.resolveStop(.id(stopID))
                 let view = try routes.stopView(for: stop, at: at)
@@ -45,7 +50,8 @@ struct LookupBench: ParsableCommand {
             samples.append(seconds)
         }
         samples.sort()
-        print("""
+        print(
+            """
             warm lookups: \(count) random stops and times on \(db) (JSON rendered, \(bytes / count) bytes each on average)
               p50 \(Measure.ms(Measure.percentile(samples, 50)))  p99 \(Measure.ms(Measure.percentile(samples, 99)))  max \(Measure.ms(samples.last!))  (target p99 ≤ 5 ms, goal 2 ms)
             """)
@@ -54,7 +60,9 @@ struct LookupBench: ParsableCommand {
 
     /// A whole `kiosk lookup` process (open, query, print) against the sqlite3 shell running just the departures query.
     private func coldComparison(routes: RouteDatabase, stopID: String) throws {
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kiosk").path
+        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "kiosk"
+        ).path
         guard FileManager.default.isExecutableFile(atPath: kiosk) else {
             print("cold comparison skipped: build the kiosk product beside kiosk-bench (swift build -c release)")
             return
@@ -76,7 +84,8 @@ struct LookupBench: ParsableCommand {
             if run == 0 { continue }
             ours.append(a); peer.append(b); ratios.append(a / b)
         }
-        print("""
+        print(
+            """
             cold process, stop \(stopID) at \(at):
               kiosk lookup --json  min \(Measure.ms(ours.min()!))  median \(Measure.ms(Measure.median(ours)))
               sqlite3 departures   min \(Measure.ms(peer.min()!))  median \(Measure.ms(Measure.median(peer)))

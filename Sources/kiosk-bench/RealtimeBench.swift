@@ -32,7 +32,9 @@ struct RealtimeBench: ParsableCommand {
         for run in 0...runs {
             let cpuStart = Self.processCPUSeconds()
             let (feed, decode) = try Measure.seconds { try RealtimeFeed.decode(data) }
-            let (live, match) = try Measure.seconds { try TripUpdateMatcher.match(feed, database: routes, referenceTime: reference) }
+            let (live, match) = try Measure.seconds {
+                try TripUpdateMatcher.match(feed, database: routes, referenceTime: reference)
+            }
             let cpu = Self.processCPUSeconds() - cpuStart
             last = live
             if run == 0 { continue }
@@ -42,9 +44,11 @@ struct RealtimeBench: ParsableCommand {
         _ = getloadavg(&load, 3)
         let stats = last!.statistics
         guard stats.stopsMatched == stopTimeUpdates, stats.tripsMatched == trips else {
-            throw ValidationError("the generated feed did not match fully (\(stats.tripsMatched) trips, \(stats.stopsMatched) stops)")
+            throw ValidationError(
+                "the generated feed did not match fully (\(stats.tripsMatched) trips, \(stats.stopsMatched) stops)")
         }
-        print("""
+        print(
+            """
             realtime: TripUpdates feed of \(trips) trips, \(stats.stopTimeUpdates) stop time updates (\(data.count / 1024) KB) on \(db), service day \(date)
               decode (swift-protobuf)        min \(Measure.ms(decodeTimes.min()!))  median \(Measure.ms(Measure.median(decodeTimes)))
               match + propagate (with DB)    min \(Measure.ms(matchTimes.min()!))  median \(Measure.ms(Measure.median(matchTimes)))
@@ -135,11 +139,14 @@ struct RealtimeBench: ParsableCommand {
         try process.run()
         process.waitUntilExit()
         let fields = (try String(contentsOf: out, encoding: .utf8)).split(separator: " ")
-        guard process.terminationStatus == 0, fields.count == 3, let min = Double(fields[1]), let median = Double(fields[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard process.terminationStatus == 0, fields.count == 3, let min = Double(fields[1]),
+            let median = Double(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             print("  peer skipped: python3 cannot import gtfs-realtime-bindings (run kiosk/setup.sh)")
             return
         }
-        print("""
+        print(
+            """
               peer: Python gtfs-realtime-bindings (\(fields[0])) decode  min \(Measure.ms(min))  median \(Measure.ms(median))
               ratio swift decode / python decode   median \(String(format: "%.2f", Measure.median(ours) / median))
             """)

@@ -1,15 +1,15 @@
 import ArgumentParser
 import Foundation
-import Labels
-import StopPresentation
 import KioskConfiguration
-import ScanService
-import TerminalKiosk
-import TripPlanning
+import Labels
 import Logging
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
+import TerminalKiosk
 import TransitStore
+import TripPlanning
 
 /// The scanner against zbar's own tool and the limits the kiosk needs:
 ///
@@ -24,7 +24,8 @@ import TransitStore
 ///
 /// Every figure is a min/median over `--runs` runs after a warm-up, in the same process and on the same files.
 struct ScanBench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "scan", abstract: "Scanner speed and detection against zbarimg.")
+    static let configuration = CommandConfiguration(
+        commandName: "scan", abstract: "Scanner speed and detection against zbarimg.")
 
     enum Part: String, ExpressibleByArgument, CaseIterable {
         case decode, pipeline, detection, survey, decoders
@@ -45,7 +46,9 @@ struct ScanBench: ParsableCommand {
     @Option(help: "The shared photo set for the detection figure.")
     var shared = "../shared/data/qr"
 
-    @Option(parsing: .upToNextOption, help: "Which parts to run: decode, pipeline, detection, survey, decoders (default all).")
+    @Option(
+        parsing: .upToNextOption,
+        help: "Which parts to run: decode, pipeline, detection, survey, decoders (default all).")
     var parts: [Part] = Part.allCases
 
     @Option(parsing: .upToNextOption, help: "Decoders of the pipeline replay: zbar, zxing (default both, zbar first).")
@@ -55,11 +58,15 @@ struct ScanBench: ParsableCommand {
     var keep = false
 
     func validate() throws {
-        guard runs >= 1, images >= 1, passengers >= 1 else { throw ValidationError("--runs, --images and --passengers must be at least 1") }
+        guard runs >= 1, images >= 1, passengers >= 1 else {
+            throw ValidationError("--runs, --images and --passengers must be at least 1")
+        }
     }
 
     func run() throws {
-        guard let zbarimg = Measure.which("zbarimg") else { throw ValidationError("zbarimg is not installed (apt-get install zbar-tools)") }
+        guard let zbarimg = Measure.which("zbarimg") else {
+            throw ValidationError("zbarimg is not installed (apt-get install zbar-tools)")
+        }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-scan-\(getpid())").path
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(atPath: work) } }
@@ -68,10 +75,16 @@ struct ScanBench: ParsableCommand {
         let routes = try RouteDatabase(path: databasePath)
         let resolver = try ScanResolver(config: KioskConfig(), database: routes)
         let codes = try routes.boardingStopCodes(limit: 64)
-        guard codes.count >= 2 else { throw ValidationError("\(databasePath) has fewer than two stops with a stop_code") }
-        print("kiosk-bench scan: zbar \(Self.zbarVersion(zbarimg)), \(ProcessInfo.processInfo.activeProcessorCount) cores, database \(databasePath) (feed \(routes.feedID))")
+        guard codes.count >= 2 else {
+            throw ValidationError("\(databasePath) has fewer than two stops with a stop_code")
+        }
+        print(
+            "kiosk-bench scan: zbar \(Self.zbarVersion(zbarimg)), \(ProcessInfo.processInfo.activeProcessorCount) cores, database \(databasePath) (feed \(routes.feedID))"
+        )
 
-        if parts.contains(.decode) { try decodeComparison(zbarimg: zbarimg, codes: codes, work: work, databasePath: databasePath) }
+        if parts.contains(.decode) {
+            try decodeComparison(zbarimg: zbarimg, codes: codes, work: work, databasePath: databasePath)
+        }
         if parts.contains(.pipeline) { try pipelineThroughput(resolver: resolver, codes: codes, work: work) }
         if parts.contains(.detection) { try detection(zbarimg: zbarimg) }
         if parts.contains(.survey) { try decoderSurvey(resolver: resolver) }
@@ -82,8 +95,12 @@ struct ScanBench: ParsableCommand {
     // MARK: - 1. Decode time per frame against zbarimg
 
     private func decodeComparison(zbarimg: String, codes: [String], work: String, databasePath: String) throws {
-        print("\n== decode time per frame: ours against zbarimg \(zbarSymbologyArguments.joined(separator: " ")) on the same files ==")
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kiosk").path
+        print(
+            "\n== decode time per frame: ours against zbarimg \(zbarSymbologyArguments.joined(separator: " ")) on the same files =="
+        )
+        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "kiosk"
+        ).path
         let haveKiosk = FileManager.default.isExecutableFile(atPath: kiosk)
         var worst = (process: 0.0, batch: 0.0, direct: 0.0)
         for (width, height) in [(640, 480), (1280, 720)] {
@@ -93,13 +110,18 @@ struct ScanBench: ParsableCommand {
                 // size in each, slightly out of focus.
                 var frames: [LumaFrame] = []
                 for index in 0..<images {
-                    var frame = BenchScene.background(width: width, height: height, seed: UInt64(index + 1), noiseSeed: UInt64(100 + index))
+                    var frame = BenchScene.background(
+                        width: width, height: height, seed: UInt64(index + 1), noiseSeed: UInt64(100 + index))
                     if withCode {
                         let module = width >= 1280 ? 6 + index % 3 : 4 + index % 2
-                        BenchScene.drawLabel(&frame, payload: KioskConfig().urlTemplate.replacingOccurrences(of: "{stop_code}", with: codes[index % codes.count]),
-                                             x: 40 + (index * 97) % (width / 2), y: 30 + (index * 53) % (height / 3), module: module)
+                        BenchScene.drawLabel(
+                            &frame,
+                            payload: KioskConfig().urlTemplate.replacingOccurrences(
+                                of: "{stop_code}", with: codes[index % codes.count]),
+                            x: 40 + (index * 97) % (width / 2), y: 30 + (index * 53) % (height / 3), module: module)
                     } else {
-                        BenchScene.drawPerson(&frame, x: 60 + index * 70, y: height / 5, width: width / 5, height: height * 3 / 4)
+                        BenchScene.drawPerson(
+                            &frame, x: 60 + index * 70, y: height / 5, width: width / 5, height: height * 3 / 4)
                     }
                     frames.append(frame)
                 }
@@ -118,31 +140,43 @@ struct ScanBench: ParsableCommand {
                 var found = 0
                 for frame in frames where !decoder.decode(frame).isEmpty { found += 1 }
 
-                var zbarProcess: [Double] = [], zbarBatch: [Double] = [], oursLoadDecode: [Double] = [], oursDecode: [Double] = []
-                var oursLoadDecodePNG: [Double] = [], zbarProcessPNG: [Double] = [], kioskProcess: [Double] = [], oursLoadDirect: [Double] = []
+                var zbarProcess: [Double] = [], zbarBatch: [Double] = [], oursLoadDecode: [Double] = [],
+                    oursDecode: [Double] = []
+                var oursLoadDecodePNG: [Double] = [], zbarProcessPNG: [Double] = [], kioskProcess: [Double] = [],
+                    oursLoadDirect: [Double] = []
                 var zbarFound = 0
                 for run in 0...runs {
-                    var zp: [Double] = [], zpPNG: [Double] = [], ol: [Double] = [], olPNG: [Double] = [], od: [Double] = [], kp: [Double] = []
+                    var zp: [Double] = [], zpPNG: [Double] = [], ol: [Double] = [], olPNG: [Double] = [],
+                        od: [Double] = [], kp: [Double] = []
                     var direct: [Double] = []
                     for index in 0..<frames.count {
-                        let child = try ChildProcess.run(zbarimg, ["-q"] + zbarSymbologyArguments + [pgms[index]], captureOutput: run == 0)
+                        let child = try ChildProcess.run(
+                            zbarimg, ["-q"] + zbarSymbologyArguments + [pgms[index]], captureOutput: run == 0)
                         zp.append(child.seconds)
                         if run == 0, child.status == 0, !child.output.isEmpty { zbarFound += 1 }
-                        zpPNG.append(try ChildProcess.run(zbarimg, ["-q"] + zbarSymbologyArguments + [pngs[index]]).seconds)
+                        zpPNG.append(
+                            try ChildProcess.run(zbarimg, ["-q"] + zbarSymbologyArguments + [pngs[index]]).seconds)
                         ol.append(try Measure.seconds { decoder.decode(try ImageFile.load(pgms[index])).count }.1)
                         olPNG.append(try Measure.seconds { decoder.decode(try ImageFile.load(pngs[index])).count }.1)
                         od.append(Measure.seconds { decoder.decode(frames[index]).count }.1)
-                        direct.append(try Measure.seconds { decoder.run(.direct, on: try ImageFile.load(pgms[index])).count }.1)
+                        direct.append(
+                            try Measure.seconds { decoder.run(.direct, on: try ImageFile.load(pgms[index])).count }.1)
                         if haveKiosk {
-                            kp.append(try ChildProcess.run(kiosk, ["scan", "--images", pgms[index], "--db", databasePath, "--json"]).seconds)
+                            kp.append(
+                                try ChildProcess.run(
+                                    kiosk, ["scan", "--images", pgms[index], "--db", databasePath, "--json"]
+                                ).seconds)
                         }
                     }
-                    let batch = try ChildProcess.run(zbarimg, ["-q"] + zbarSymbologyArguments + pgms).seconds / Double(frames.count)
-                    if run == 0 { continue } // warm-up: page cache, lazy binding, first-touch allocation
+                    let batch =
+                        try ChildProcess.run(zbarimg, ["-q"] + zbarSymbologyArguments + pgms).seconds
+                        / Double(frames.count)
+                    if run == 0 { continue }  // warm-up: page cache, lazy binding, first-touch allocation
                     zbarProcess.append(Measure.median(zp)); zbarProcessPNG.append(Measure.median(zpPNG))
                     // Ours: the mean per frame, so that recovery spread unevenly over frames is counted in full.
                     oursLoadDecode.append(Measure.mean(ol)); oursLoadDecodePNG.append(Measure.mean(olPNG))
-                    oursDecode.append(Measure.mean(od)); zbarBatch.append(batch); oursLoadDirect.append(Measure.median(direct))
+                    oursDecode.append(Measure.mean(od)); zbarBatch.append(batch);
+                    oursLoadDirect.append(Measure.median(direct))
                     if haveKiosk { kioskProcess.append(Measure.median(kp)) }
                 }
                 if !withCode {
@@ -159,7 +193,8 @@ struct ScanBench: ParsableCommand {
                 let batchRatio = Measure.median(oursLoadDecode) / Measure.median(zbarBatch)
                 let directRatio = Measure.median(oursLoadDirect) / Measure.median(zbarBatch)
                 worst = (max(worst.process, ratio), max(worst.batch, batchRatio), max(worst.direct, directRatio))
-                print("""
+                print(
+                    """
                     \(label): \(frames.count) images, codes found: ours \(found), zbarimg \(zbarFound)
                       zbarimg, one process per image (PGM):     \(Self.minMedian(zbarProcess))
                       zbarimg, one process per image (PNG):     \(Self.minMedian(zbarProcessPNG))
@@ -173,7 +208,8 @@ struct ScanBench: ParsableCommand {
                     """)
             }
         }
-        print("""
+        print(
+            """
             decode, worst of the four sets (limit 1.0: not slower than zbar's own tool):
               ours load + decode / zbarimg -q, a process per image:          \(String(format: "%.2f", worst.process))
               ours load + decode / zbarimg, all images in one process:       \(String(format: "%.2f", worst.batch))
@@ -184,19 +220,25 @@ struct ScanBench: ParsableCommand {
     /// zbarimg restricted to what the kiosk scans for, so both sides do the same work, and without its D-Bus
     /// notification (which costs it a failed connection per process on a machine without a system bus).
     private var zbarSymbologyArguments: [String] {
-        ["--nodbus", "-Sdisable"] + Symbology.stopLabelDefaults.map { "-S\(ScanSymbologies.name(of: $0)).enable" }.sorted()
+        ["--nodbus", "-Sdisable"]
+            + Symbology.stopLabelDefaults.map { "-S\(ScanSymbologies.name(of: $0)).enable" }.sorted()
     }
 
     // MARK: - 2 and 3. Whole pipeline: frames per second, CPU, latency
 
     private func pipelineThroughput(resolver: ScanResolver, codes: [String], work: String) throws {
         let width = 1280, height = 720
-        print("\n== whole pipeline on a \(width)x\(height) replay: \(passengers) passengers walking up with a label, 150 frames (5 s at 30 fps) each; decoders \(decoders.joined(separator: ", ")) ==")
+        print(
+            "\n== whole pipeline on a \(width)x\(height) replay: \(passengers) passengers walking up with a label, 150 frames (5 s at 30 fps) each; decoders \(decoders.joined(separator: ", ")) =="
+        )
         let path = work + "/walk-up.y4m"
-        let script = try WalkUpReplay.write(to: path, width: width, height: height, passengers: passengers,
-                                            codes: codes, template: KioskConfig().urlTemplate)
+        let script = try WalkUpReplay.write(
+            to: path, width: width, height: height, passengers: passengers,
+            codes: codes, template: KioskConfig().urlTemplate)
         let frameCount = script.frames
-        print("replay: \(path), \(frameCount) frames, \(script.codeFrames) with a label wholly in view (\(String(format: "%.0f", Double(script.codeFrames) * 100 / Double(frameCount)))%), \(String(format: "%.0f", Double(frameCount * width * height) / 1e6)) MB of luma")
+        print(
+            "replay: \(path), \(frameCount) frames, \(script.codeFrames) with a label wholly in view (\(String(format: "%.0f", Double(script.codeFrames) * 100 / Double(frameCount)))%), \(String(format: "%.0f", Double(frameCount * width * height) / 1e6)) MB of luma"
+        )
 
         struct RunFigures {
             var fps: Double
@@ -233,8 +275,10 @@ struct ScanBench: ParsableCommand {
             }
             let cpu = CPUTime.seconds() - cpuBefore
             let frames = pipeline.statistics.frames
-            return RunFigures(fps: Double(frames) / wall, cpuShare: cpu / wall, framesPerCPUSecond: Double(frames) / cpu,
-                              decoded: pipeline.statistics.decodedFrames, regionDecodes: pipeline.statistics.regionDecodes, latencies: latencies, framesToResolve: framesToResolve, stops: stops)
+            return RunFigures(
+                fps: Double(frames) / wall, cpuShare: cpu / wall, framesPerCPUSecond: Double(frames) / cpu,
+                decoded: pipeline.statistics.decodedFrames, regionDecodes: pipeline.statistics.regionDecodes,
+                latencies: latencies, framesToResolve: framesToResolve, stops: stops)
         }
 
         var kiosk: [RunFigures] = [], everyFrame: [RunFigures] = []
@@ -246,7 +290,8 @@ struct ScanBench: ParsableCommand {
         }
         let expected = script.passengerCodes
         let scanned = kiosk.first?.stops ?? []
-        print("""
+        print(
+            """
             as the kiosk runs it (change detection, 3 s debounce): each run reported \(scanned.count) stops for \(expected.count) passengers\(scanned == expected ? " (every passenger's stop, in order)" : ": \(scanned) expected \(expected)")
               frames per second:      min \(String(format: "%.1f", kiosk.map(\.fps).min()!))  median \(String(format: "%.1f", Measure.median(kiosk.map(\.fps))))  (target ≥ 30 on one core, goal ≥ 60)
               CPU (user+sys / wall):  median \(String(format: "%.0f", Measure.median(kiosk.map(\.cpuShare)) * 100))% of one core; frames per CPU-second: median \(String(format: "%.1f", Measure.median(kiosk.map(\.framesPerCPUSecond))))
@@ -263,7 +308,8 @@ struct ScanBench: ParsableCommand {
         for _ in 0..<max(1, runs / 2) { perFrame += try replay(changeDetection: true, debounce: .zero).latencies }
         perFrame.sort()
         let toResolve = kiosk.flatMap(\.framesToResolve).map(Double.init).sorted()
-        print("""
+        print(
+            """
             latency, frame arrival → resolved stop, \(width)x\(height):
               the passengers' scans (\(scans.count)):  p50 \(Measure.ms(Measure.percentile(scans, 50)))  p95 \(Measure.ms(Measure.percentile(scans, 95)))  max \(Measure.ms(scans.last ?? .nan))  (limit p95 ≤ 50 ms)
               every decoded frame with a label (\(perFrame.count)):  p50 \(Measure.ms(Measure.percentile(perFrame, 50)))  p95 \(Measure.ms(Measure.percentile(perFrame, 95)))  max \(Measure.ms(perFrame.last ?? .nan))
@@ -274,7 +320,9 @@ struct ScanBench: ParsableCommand {
     // MARK: - 4. Detection on the shared photo set
 
     private func detection(zbarimg: String) throws {
-        print("\n== detection on \(shared)/{\(DetectionSurvey.sharedQRFolders.joined(separator: ","))}: exact payloads ==")
+        print(
+            "\n== detection on \(shared)/{\(DetectionSurvey.sharedQRFolders.joined(separator: ","))}: exact payloads =="
+        )
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: shared, isDirectory: &isFolder), isFolder.boolValue else {
             print("detection skipped: \(shared) is absent (the shared photo set sits beside the repository)")
@@ -286,8 +334,9 @@ struct ScanBench: ParsableCommand {
             return
         }
         let still = DetectionSurvey.run(folder: shared, subfolders: DetectionSurvey.sharedQRFolders)
-        let direct = DetectionSurvey.run(folder: shared, subfolders: DetectionSurvey.sharedQRFolders,
-                                         configuration: DecoderConfiguration(recovery: []))
+        let direct = DetectionSurvey.run(
+            folder: shared, subfolders: DetectionSurvey.sharedQRFolders,
+            configuration: DecoderConfiguration(recovery: []))
         var video = 0
         do {
             // The kiosk's camera decoder sees each photo as a held code for half a second (15 frames at 30 fps):
@@ -303,17 +352,21 @@ struct ScanBench: ParsableCommand {
         }
         var zbarDefault = 0, zbarBinary = 0, zbarEither = 0
         for sample in samples {
-            let plain = try ChildProcess.run(zbarimg, ["-q", "--nodbus", "--raw", sample.imagePath], captureOutput: true)
-            let binary = try ChildProcess.run(zbarimg, ["-q", "--nodbus", "--raw", "-Sbinary", sample.imagePath], captureOutput: true)
+            let plain = try ChildProcess.run(
+                zbarimg, ["-q", "--nodbus", "--raw", sample.imagePath], captureOutput: true)
+            let binary = try ChildProcess.run(
+                zbarimg, ["-q", "--nodbus", "--raw", "-Sbinary", sample.imagePath], captureOutput: true)
             // Text mode ends each symbol with a newline; binary mode writes the bytes alone.
             let a = Self.rawOutput(plain.output, contains: sample.expected)
-            let b = binary.output == sample.expected || Self.rawOutput(binary.output + [0x0A], contains: sample.expected)
+            let b =
+                binary.output == sample.expected || Self.rawOutput(binary.output + [0x0A], contains: sample.expected)
             if a { zbarDefault += 1 }
             if b { zbarBinary += 1 }
             if a || b { zbarEither += 1 }
         }
         let time = still.results.map { $0.duration.seconds }.sorted()
-        print("""
+        print(
+            """
             \(samples.count) photos with their expected payload:
               ours, still-image decoder (full recovery ladder): \(still.ladderHits) exact  (target ≥ 75, goal ≥ 85); per image p50 \(Measure.ms(Measure.percentile(time, 50))) max \(Measure.ms(time.last ?? 0))
               ours, the kiosk's video decoder, 15 frames of each: \(video) exact
@@ -347,7 +400,8 @@ struct ScanBench: ParsableCommand {
 
     /// The repository's sample network (found from this source file), imported into `work`.
     private func importSample(into work: String) throws -> String {
-        let feed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let feed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("assets/sample-network").path
         guard FileManager.default.fileExists(atPath: feed + "/stops.txt") else {
             throw ValidationError("no --db given and the sample network is not at \(feed)")
@@ -363,7 +417,9 @@ extension RouteDatabase {
     fileprivate func boardingStopCodes(limit: Int) throws -> [String] {
         var codes: [String] = []
         for id in try boardingStopIDs() where codes.count < limit {
-            if let code = try resolveStop(.id(id)).stop.code, !code.isEmpty, !codes.contains(code) { codes.append(code) }
+            if let code = try resolveStop(.id(id)).stop.code, !code.isEmpty, !codes.contains(code) {
+                codes.append(code)
+            }
         }
         return codes
     }
@@ -388,8 +444,11 @@ enum WalkUpReplay {
 
     static let framesPerPassenger = 150
 
-    static func write(to path: String, width: Int, height: Int, passengers: Int, codes: [String], template: String) throws -> Script {
-        let writer = try Y4MWriter(path: path, width: width, height: height, colourspace: .mono, frameRate: Y4MRatio(30, 1))
+    static func write(
+        to path: String, width: Int, height: Int, passengers: Int, codes: [String], template: String
+    ) throws -> Script {
+        let writer = try Y4MWriter(
+            path: path, width: width, height: height, colourspace: .mono, frameRate: Y4MRatio(30, 1))
         var rng = SplitMix64(seed: 7)
         var frames = 0, codeFrames = 0
         var fullyInView: [Int] = [], passengerCodes: [String] = []
@@ -400,10 +459,12 @@ enum WalkUpReplay {
             let matrix = QRRender.matrix(payload)
             let module = 7 + passenger % 3
             let side = (matrix.width + 8) * module
-            let restX = width / 2 - side / 2 + Int(rng.next() % 200) - 100, restY = height / 2 - side / 2 + Int(rng.next() % 80) - 40
+            let restX = width / 2 - side / 2 + Int(rng.next() % 200) - 100,
+                restY = height / 2 - side / 2 + Int(rng.next() % 80) - 40
             var x = restX, y = restY
             for step in 0..<framesPerPassenger {
-                var frame = BenchScene.background(width: width, height: height, seed: UInt64(passenger % 3 + 1), noiseSeed: rng.next())
+                var frame = BenchScene.background(
+                    width: width, height: height, seed: UInt64(passenger % 3 + 1), noiseSeed: rng.next())
                 // The passenger: walks in from the right over 30 frames, then stands in front of the camera.
                 let personX = step < 30 ? width - step * (width / 2) / 30 : width / 2 - width / 10
                 BenchScene.drawPerson(&frame, x: personX, y: height / 6, width: width / 4, height: height)
@@ -465,7 +526,9 @@ enum BenchScene {
                 let relative = py - y
                 let halfWidth = relative < height / 4 ? width / 4 : width / 2
                 let centre = x + width / 2
-                for px in max(0, centre - halfWidth)..<max(max(0, centre - halfWidth), min(frameWidth, centre + halfWidth)) {
+                for px in max(
+                    0, centre - halfWidth)..<max(max(0, centre - halfWidth), min(frameWidth, centre + halfWidth))
+                {
                     let value = Int(buffer[py * frameWidth + px])
                     buffer[py * frameWidth + px] = UInt8(value * 2 / 5 + 10)
                 }
@@ -487,8 +550,10 @@ enum BenchScene {
             for py in y0..<y1 {
                 for px in x0..<x1 {
                     let mx = (px - x) / module - 4, my = (py - y) / module - 4
-                    let dark = mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width && matrix.dark[my * matrix.width + mx]
-                    let shade = (px - x) * 25 / side // uneven light across the label
+                    let dark =
+                        mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width
+                        && matrix.dark[my * matrix.width + mx]
+                    let shade = (px - x) * 25 / side  // uneven light across the label
                     buffer[py * frameWidth + px] = dark ? UInt8(35 + shade / 2) : UInt8(215 - shade)
                 }
             }
@@ -508,7 +573,9 @@ enum BenchScene {
 /// QR matrices as labels print them (byte mode, error correction M), from the label generator's encoder.
 enum QRRender {
     static func matrix(_ payload: String) -> (width: Int, dark: [Bool]) {
-        guard let matrix = try? QRMatrix(encoding: payload, errorCorrection: .medium) else { fatalError("cannot encode \(payload.utf8.count) bytes as QR") }
+        guard let matrix = try? QRMatrix(encoding: payload, errorCorrection: .medium) else {
+            fatalError("cannot encode \(payload.utf8.count) bytes as QR")
+        }
         return (matrix.size, matrix.modules)
     }
 }
@@ -534,11 +601,15 @@ enum ChildProcess {
     }
 
     static func run(_ executable: String, _ arguments: [String], captureOutput: Bool = false) throws -> Result {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-scan-out-\(getpid())").path
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kiosk-bench-scan-out-\(getpid())"
+        ).path
         defer { if captureOutput { unlink(outputPath) } }
-        let run = try Measure.spawn(executable, arguments, stdoutPath: captureOutput ? outputPath : "/dev/null", stderrPath: "/dev/null")
+        let run = try Measure.spawn(
+            executable, arguments, stdoutPath: captureOutput ? outputPath : "/dev/null", stderrPath: "/dev/null")
         guard run.status == 0 || run.status == 4 else {
-            throw ValidationError("\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))")
+            throw ValidationError(
+                "\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))")
         }
         let output = captureOutput ? Array((try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data()) : []
         return Result(seconds: run.seconds, status: run.status, output: output)

@@ -9,7 +9,10 @@ func printError(_ message: String) {
 nonisolated(unsafe) private var selected = FuzzTarget.csv
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     let name = ProcessInfo.processInfo.environment["KIOSK_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         printError("set KIOSK_FUZZ_TARGET to one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -42,8 +45,10 @@ struct KioskFuzzReplay {
                 printError("kiosk-fuzz: \(path): no such file or folder")
                 exit(2)
             }
-            let files = isDirectory.boolValue
-                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { "\(path)/\($0)" } : [path]
+            let files =
+                isDirectory.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { "\(path)/\($0)" }
+                : [path]
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file) else { continue }
                 data.withUnsafeBytes { target.run($0) }

@@ -54,7 +54,8 @@ enum FuzzTarget: String, CaseIterable {
         let own = try! StopURLTemplate("https://transit.example/s/{stop_code}")
         let byID = try! StopURLTemplate("https://transit.example/id/{stop_id}")
         let foreign = try! StopURLTemplate("https://other.example/parada/{stop_code}")
-        return PayloadParser(feedID: "transit.example", ownTemplates: [own, byID], foreignTemplates: [foreign],
-                             trustedKeys: [KeyPair.generate().publicKey], policy: .prefer)
+        return PayloadParser(
+            feedID: "transit.example", ownTemplates: [own, byID], foreignTemplates: [foreign],
+            trustedKeys: [KeyPair.generate().publicKey], policy: .prefer)
     }()
 }

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
-import SystemSupport
 import KioskConfiguration
-import ScanService
-import TerminalKiosk
-import StopPresentation
 import Labels
 import SampleData
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
+import SystemSupport
+import TerminalKiosk
 import TransitModel
 import TransitStore
 
@@ -19,34 +19,39 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Run the kiosk on the sample network with a recorded camera session (no camera or config needed).",
         discussion: """
-        The recorded passenger (assets/demo/) holds stop labels to the camera one after another — Colón, Río Coca,
-        a café's Wi-Fi code (not a stop code), La Carolina — then presses Enter and shows Cumbayá's label as the
-        destination; the kiosk shows each stop's departures, the notice, and the journey plan, then returns to
-        its idle screen. Every frame goes through the same decoder, payload parser and lookups as 'kiosk run'.
+            The recorded passenger (assets/demo/) holds stop labels to the camera one after another — Colón, Río Coca,
+            a café's Wi-Fi code (not a stop code), La Carolina — then presses Enter and shows Cumbayá's label as the
+            destination; the kiosk shows each stop's departures, the notice, and the journey plan, then returns to
+            its idle screen. Every frame goes through the same decoder, payload parser and lookups as 'kiosk run'.
 
-        Press any key to take over: the recorded passenger waits until the kiosk is idle again. Tab or F2
-        switches Spanish/English; type a destination (e.g. "cumbaya"), ↑↓ to choose, Enter for the plan.
-        Ctrl-C ends the demo.
+            Press any key to take over: the recorded passenger waits until the kiosk is idle again. Tab or F2
+            switches Spanish/English; type a destination (e.g. "cumbaya"), ↑↓ to choose, Enter for the plan.
+            Ctrl-C ends the demo.
 
-        The demo clock is the real one when the sample network has service at this hour; otherwise it starts
-        at 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets it.
-        When standard output is not a terminal, each screen is printed as plain text (80×24) instead.
-        """
+            The demo clock is the real one when the sample network has service at this hour; otherwise it starts
+            at 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets it.
+            When standard output is not a terminal, each screen is printed as plain text (80×24) instead.
+            """
     )
 
     @Flag(help: "End after one pass of the recorded session, once the kiosk is idle again (for scripts and tests).")
     var once = false
 
-    @Option(help: ArgumentHelp("Seconds without a key or a scan before the kiosk returns to idle (default 15).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds without a key or a scan before the kiosk returns to idle (default 15).", valueName: "seconds"))
     var idleTimeout = 15
 
-    @Option(help: ArgumentHelp("Start the demo clock at this local date-time, e.g. 2026-11-25T08:00.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp("Start the demo clock at this local date-time, e.g. 2026-11-25T08:00.", valueName: "time"))
     var at: String?
 
     @Option(help: "Language the kiosk starts in: es or en.")
     var lang: Language = .es
 
-    @Option(help: ArgumentHelp("The recorded session (session.json) to play instead of the shipped one.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("The recorded session (session.json) to play instead of the shipped one.", valueName: "file")
+    )
     var session: String?
 
     @Option(help: ArgumentHelp("Write the log here.", valueName: "file"))
@@ -59,7 +64,9 @@ struct DemoCommand: ParsableCommand {
     var labelImages: String?
 
     func validate() throws {
-        guard (3...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 3 and 3600 seconds (got \(idleTimeout))") }
+        guard (3...3600).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be between 3 and 3600 seconds (got \(idleTimeout))")
+        }
     }
 
     func run() throws {
@@ -80,11 +87,14 @@ struct DemoCommand: ParsableCommand {
         let sessionPath: String
         if let session {
             sessionPath = session
-        } else if let found = DemoSessionLocator.find(resourceDirectory: SampleData.sampleNetworkFeed.deletingLastPathComponent()) {
+        } else if let found = DemoSessionLocator.find(
+            resourceDirectory: SampleData.sampleNetworkFeed.deletingLastPathComponent())
+        {
             sessionPath = found
         } else {
             // Not shipped with this build: record it once into the cache (plain QR cards instead of labels).
-            let cache = URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("demo").path
+            let cache = URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("demo")
+                .path
             if !FileManager.default.fileExists(atPath: cache + "/session.json") {
                 printError("kiosk demo: the recorded session is not installed; recording one into \(cache)…")
                 try DemoRecording.make(into: cache, labelImages: nil)
@@ -98,7 +108,9 @@ struct DemoCommand: ParsableCommand {
             printError("error: cannot read the demo session \(sessionPath): \(error)")
             throw ExitCode(ExitStatus.badInput)
         }
-        let videoPath = URL(fileURLWithPath: sessionPath).deletingLastPathComponent().appendingPathComponent(demoSession.video).path
+        let videoPath = URL(fileURLWithPath: sessionPath).deletingLastPathComponent().appendingPathComponent(
+            demoSession.video
+        ).path
 
         let start: Date
         if let at {
@@ -116,8 +128,9 @@ struct DemoCommand: ParsableCommand {
         config.idleTimeoutSeconds = idleTimeout
         config.homeStop = demoSession.homeStop
         config.databasePath = databasePath
-        var options = KioskRunOptions(config: config, databasePath: databasePath,
-                                      input: .demo(demoSession, videoPath: videoPath, loop: !once), context: ScreenContext(demo: true))
+        var options = KioskRunOptions(
+            config: config, databasePath: databasePath,
+            input: .demo(demoSession, videoPath: videoPath, loop: !once), context: ScreenContext(demo: true))
         options.clockOffset = start.timeIntervalSinceNow
         options.once = once
         if !TerminalDevice.isTerminal(STDOUT_FILENO) {
@@ -133,8 +146,10 @@ struct DemoCommand: ParsableCommand {
             let latencies = app.scanToScreenNanos.sorted()
             let p50 = latencies.isEmpty ? 0 : Double(latencies[latencies.count / 2]) / 1e6
             let worst = Double(latencies.last ?? 0) / 1e6
-            print("kiosk demo: one pass of \(String(format: "%.0f", demoSession.duration)) s: \(s.scans) scans, \(s.plans) plan\(s.plans == 1 ? "" : "s"), \(s.keys) keys; ended idle"
-                  + "; scan to screen \(String(format: "%.1f", p50)) ms median, \(String(format: "%.1f", worst)) ms max")
+            print(
+                "kiosk demo: one pass of \(String(format: "%.0f", demoSession.duration)) s: \(s.scans) scans, \(s.plans) plan\(s.plans == 1 ? "" : "s"), \(s.keys) keys; ended idle"
+                    + "; scan to screen \(String(format: "%.1f", p50)) ms median, \(String(format: "%.1f", worst)) ms max"
+            )
         }
         if status != 0 { throw ExitCode(status) }
     }
@@ -169,9 +184,12 @@ enum DemoRecording {
     static let shots: [Plan] = [
         Plan(code: "2010", payload: url("2010"), expect: "Colón", keyBefore: nil, readTicks: 70),
         Plan(code: "3001", payload: url("3001"), expect: "Río Coca", keyBefore: nil, readTicks: 70),
-        Plan(code: nil, payload: "WIFI:S:Cafe Central;T:WPA;P:empanadas2026;;", expect: "no es de una parada", keyBefore: nil, readTicks: 50),
+        Plan(
+            code: nil, payload: "WIFI:S:Cafe Central;T:WPA;P:empanadas2026;;", expect: "no es de una parada",
+            keyBefore: nil, readTicks: 50),
         Plan(code: "1121", payload: url("1121"), expect: "La Carolina", keyBefore: nil, readTicks: 40),
-        Plan(code: "5007", payload: url("5007"), expect: "De La Carolina a Cumbayá", keyBefore: "enter", readTicks: 180),
+        Plan(
+            code: "5007", payload: url("5007"), expect: "De La Carolina a Cumbayá", keyBefore: "enter", readTicks: 180),
     ]
 
     static func url(_ code: String) -> String {
@@ -192,12 +210,17 @@ enum DemoRecording {
                     printError("kiosk demo --record: no label image \(path) (\(error)); drawing a plain QR card")
                 }
             }
-            made.append(DemoRecorder.Shot(payload: shot.payload, expect: shot.expect, texture: try texture ?? card(shot.payload),
-                                          keyBefore: shot.keyBefore, readTicks: shot.readTicks))
+            made.append(
+                DemoRecorder.Shot(
+                    payload: shot.payload, expect: shot.expect, texture: try texture ?? card(shot.payload),
+                    keyBefore: shot.keyBefore, readTicks: shot.readTicks))
         }
         let session = try recorder.record(made, to: directory)
-        let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + session.video)[.size] as? Int) ?? 0
-        printError("kiosk demo --record: wrote \(directory)/\(session.video) (\(size / 1024) KiB, \(session.steps.count) steps, \(String(format: "%.0f", session.duration)) s) and session.json")
+        let size =
+            (try? FileManager.default.attributesOfItem(atPath: directory + "/" + session.video)[.size] as? Int) ?? 0
+        printError(
+            "kiosk demo --record: wrote \(directory)/\(session.video) (\(size / 1024) KiB, \(session.steps.count) steps, \(String(format: "%.0f", session.duration)) s) and session.json"
+        )
     }
 
     /// A plain card with the QR code (for payloads that are not stop labels, e.g. a café's Wi-Fi code).
@@ -208,10 +231,11 @@ enum DemoRecording {
         let margin = 24, band = 40
         let width = side + 2 * margin, height = side + 2 * margin + band
         var pixels = [UInt8](repeating: 245, count: width * height)
-        for y in 0..<band { for x in 0..<width { pixels[y * width + x] = 60 } } // a printed header band
+        for y in 0..<band { for x in 0..<width { pixels[y * width + x] = 60 } }  // a printed header band
         for row in 0..<matrix.size {
             for column in 0..<matrix.size where matrix[row, column] {
-                let x0 = margin + (column + QRMatrix.quietZone) * module, y0 = band + margin + (row + QRMatrix.quietZone) * module
+                let x0 = margin + (column + QRMatrix.quietZone) * module,
+                    y0 = band + margin + (row + QRMatrix.quietZone) * module
                 for y in y0..<(y0 + module) { for x in x0..<(x0 + module) { pixels[y * width + x] = 20 } }
             }
         }

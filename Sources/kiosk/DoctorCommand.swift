@@ -10,14 +10,14 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Check the config, the database, the camera, fonts and terminal, and say what to fix.",
         discussion: """
-        Checks, in order: the config file (every key known, every value valid); the route database (opens, its
-        service dates cover today — a warning when they end within 14 days —, the home stop exists, the label
-        template and keys are usable); the camera (the device exists, is a capture device, opens with the
-        configured size and delivers a frame within --camera-timeout seconds); the DejaVu fonts the label
-        generator draws with; the terminal (TERM, colours, size).
-        Without --config, \(ConfigOption.systemConfig) if it exists, else the defaults.
-        Exit codes: 0 nothing to fix (warnings allowed), 1 something to fix, 2 bad usage.
-        """
+            Checks, in order: the config file (every key known, every value valid); the route database (opens, its
+            service dates cover today — a warning when they end within 14 days —, the home stop exists, the label
+            template and keys are usable); the camera (the device exists, is a capture device, opens with the
+            configured size and delivers a frame within --camera-timeout seconds); the DejaVu fonts the label
+            generator draws with; the terminal (TERM, colours, size).
+            Without --config, \(ConfigOption.systemConfig) if it exists, else the defaults.
+            Exit codes: 0 nothing to fix (warnings allowed), 1 something to fix, 2 bad usage.
+            """
     )
 
     @Option(help: ArgumentHelp("The kiosk's TOML config.", valueName: "path"))
@@ -30,24 +30,33 @@ struct DoctorCommand: ParsableCommand {
     var noCamera = false
 
     func validate() throws {
-        guard (1...30).contains(cameraTimeout) else { throw ValidationError("--camera-timeout must be between 1 and 30 seconds (got \(cameraTimeout))") }
+        guard (1...30).contains(cameraTimeout) else {
+            throw ValidationError("--camera-timeout must be between 1 and 30 seconds (got \(cameraTimeout))")
+        }
     }
 
     func run() throws {
         var checks: [DoctorCheck] = []
         var kioskConfig = KioskConfig()
-        let path = config ?? (FileManager.default.fileExists(atPath: ConfigOption.systemConfig) ? ConfigOption.systemConfig : nil)
+        let path =
+            config
+            ?? (FileManager.default.fileExists(atPath: ConfigOption.systemConfig) ? ConfigOption.systemConfig : nil)
         if let path {
             do {
                 kioskConfig = try KioskConfigFile.load(path: path)
                 checks.append(DoctorCheck(area: "config", status: .ok, detail: "\(path): every key known and valid"))
             } catch {
-                checks.append(DoctorCheck(area: "config", status: .problem, detail: error.description,
-                                          fix: "see kiosk/kiosk.example.toml for every key and its values"))
+                checks.append(
+                    DoctorCheck(
+                        area: "config", status: .problem, detail: error.description,
+                        fix: "see kiosk/kiosk.example.toml for every key and its values"))
             }
         } else {
-            checks.append(DoctorCheck(area: "config", status: .warning, detail: "no config file: using the defaults (sample network, /dev/video0)",
-                                      fix: "copy kiosk/kiosk.example.toml to \(ConfigOption.systemConfig) and edit it"))
+            checks.append(
+                DoctorCheck(
+                    area: "config", status: .warning,
+                    detail: "no config file: using the defaults (sample network, /dev/video0)",
+                    fix: "copy kiosk/kiosk.example.toml to \(ConfigOption.systemConfig) and edit it"))
         }
         let databasePath: String
         if let configured = kioskConfig.databasePath {
@@ -55,11 +64,16 @@ struct DoctorCommand: ParsableCommand {
         } else {
             do {
                 databasePath = try DefaultDatabase.samplePath()
-                checks.append(DoctorCheck(area: "database", status: .warning, detail: "no database.path: the bundled sample network is not a real timetable",
-                                          fix: "kiosk import FEED.zip --db /var/lib/stopkiosk/routes.sqlite and set database.path"))
+                checks.append(
+                    DoctorCheck(
+                        area: "database", status: .warning,
+                        detail: "no database.path: the bundled sample network is not a real timetable",
+                        fix: "kiosk import FEED.zip --db /var/lib/stopkiosk/routes.sqlite and set database.path"))
             } catch {
                 databasePath = "(sample)"
-                checks.append(DoctorCheck(area: "database", status: .problem, detail: "cannot prepare the sample database: \(error)"))
+                checks.append(
+                    DoctorCheck(
+                        area: "database", status: .problem, detail: "cannot prepare the sample database: \(error)"))
             }
         }
         checks += KioskDoctor.checkDatabase(path: databasePath, config: kioskConfig, now: Date())

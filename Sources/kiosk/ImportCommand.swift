@@ -10,10 +10,10 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a GTFS feed (.zip or folder) into a route database, replacing it atomically.",
         discussion: """
-        The new database is built beside PATH and renamed over it only once it is complete and checked: an
-        import that fails or is interrupted leaves the previous database as it was. shapes.txt and fare files
-        are not imported (the kiosk does not draw maps or sell fares); the summary lists what was skipped.
-        """
+            The new database is built beside PATH and renamed over it only once it is complete and checked: an
+            import that fails or is interrupted leaves the previous database as it was. shapes.txt and fare files
+            are not imported (the kiosk does not draw maps or sell fares); the summary lists what was skipped.
+            """
     )
 
     @Argument(help: "The GTFS feed: a .zip file or a folder of .txt files.")
@@ -22,9 +22,12 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "The route database to create or replace.")
     var db: String
 
-    @Flag(help: ArgumentHelp(
-        "Repair what has one clear repair instead of refusing the feed, and list every repair.",
-        discussion: "Drops stop_times, frequencies and transfers rows that name an unknown stop or trip; gives agencies that disagree on agency_timezone the zone of the agencies that run the trips; drops a broken agency row no route uses."))
+    @Flag(
+        help: ArgumentHelp(
+            "Repair what has one clear repair instead of refusing the feed, and list every repair.",
+            discussion:
+                "Drops stop_times, frequencies and transfers rows that name an unknown stop or trip; gives agencies that disagree on agency_timezone the zone of the agencies that run the trips; drops a broken agency row no route uses."
+        ))
     var lenient = false
 
     @Flag(name: .shortAndLong, help: "Log progress to standard error.")
@@ -35,7 +38,9 @@ struct ImportCommand: ParsableCommand {
         let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "import")
         defer {
             signals.cancel()
-            if verbose, let peak = PeakMemory.residentKilobytes() { printError("kiosk import: peak resident memory \(peak / 1024) MB") }
+            if verbose, let peak = PeakMemory.residentKilobytes() {
+                printError("kiosk import: peak resident memory \(peak / 1024) MB")
+            }
         }
         do {
             let summary = try GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient).run()
@@ -52,7 +57,9 @@ struct ImportCommand: ParsableCommand {
 
 enum ImportReport {
     static func text(_ summary: ImportSummary) -> String {
-        var lines = ["Imported \(summary.feedName) into \(summary.databasePath) in \(String(format: "%.2f", summary.seconds)) s"]
+        var lines = [
+            "Imported \(summary.feedName) into \(summary.databasePath) in \(String(format: "%.2f", summary.seconds)) s"
+        ]
         let width = summary.counts.map(\.table.count).max() ?? 0
         for (table, rows) in summary.counts {
             lines.append("  \(table.padding(toLength: width, withPad: " ", startingAt: 0))  \(rows)")
@@ -71,7 +78,9 @@ enum ImportReport {
             for kind in summary.repairs.kinds {
                 lines.append("  \(kind.count) × \(kind.message):")
                 for example in kind.examples { lines.append("      \(TerminalText.sanitize(example))") }
-                if kind.count > kind.examples.count { lines.append("      … and \(kind.count - kind.examples.count) more") }
+                if kind.count > kind.examples.count {
+                    lines.append("      … and \(kind.count - kind.examples.count) more")
+                }
             }
         }
         if summary.warnings.total == 0 {
@@ -79,7 +88,9 @@ enum ImportReport {
         } else {
             lines.append("Warnings: \(summary.warnings.total)")
             for kind in summary.warnings.kinds {
-                lines.append("  \(kind.count) × \(kind.message) — e.g. \(kind.examples.map { TerminalText.sanitize($0) }.joined(separator: "; "))")
+                lines.append(
+                    "  \(kind.count) × \(kind.message) — e.g. \(kind.examples.map { TerminalText.sanitize($0) }.joined(separator: "; "))"
+                )
             }
         }
         return lines.joined(separator: "\n")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SystemSupport
 import StopCodes
+import SystemSupport
 import TransitModel
 
 /// `kiosk keys`: the Ed25519 key pair that signs stop labels. The private key stays on the machine that
@@ -18,11 +18,11 @@ struct KeysCommand: ParsableCommand {
             commandName: "generate",
             abstract: "Write a new label-signing key pair into a directory and print its key ID.",
             discussion: """
-            Writes NAME.key (the private key, mode 0600: keep it where labels are printed, back it up, never copy it \
-            to a kiosk) and NAME.pub (the public key, mode 0644) into DIR, creating DIR (mode 0700) if needed. \
-            Existing files are never overwritten. Prints the key ID and the public key line to put in each kiosk's \
-            config (labels.public_keys). Sign labels with: kiosk labels … --sign-key DIR/NAME.key
-            """
+                Writes NAME.key (the private key, mode 0600: keep it where labels are printed, back it up, never copy it \
+                to a kiosk) and NAME.pub (the public key, mode 0644) into DIR, creating DIR (mode 0700) if needed. \
+                Existing files are never overwritten. Prints the key ID and the public key line to put in each kiosk's \
+                config (labels.public_keys). Sign labels with: kiosk labels … --sign-key DIR/NAME.key
+                """
         )
 
         @Option(help: ArgumentHelp("Directory to write the key files into.", valueName: "dir"))
@@ -33,7 +33,8 @@ struct KeysCommand: ParsableCommand {
 
         func validate() throws {
             guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."),
-                  !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            else {
                 throw ValidationError("--name must be a plain file name (no '/', not starting with '.')")
             }
         }
@@ -46,7 +47,8 @@ struct KeysCommand: ParsableCommand {
                 guard isDirectory.boolValue else { fail("\(out) exists and is not a directory") }
             } else {
                 do {
-                    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    try FileManager.default.createDirectory(
+                        atPath: out, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
                     fail("cannot create the directory \(out): \((error as NSError).localizedDescription)")
                 }
@@ -65,7 +67,8 @@ struct KeysCommand: ParsableCommand {
                 if case .alreadyExists = error {} else { unlink(privatePath) }
                 fail(error.description)
             }
-            print("""
+            print(
+                """
                 Key ID: \(key.keyID)
                 Private key: \(privatePath) (mode 0600; keep it secret, where labels are printed)
                 Public key:  \(publicPath)
@@ -79,9 +82,9 @@ struct KeysCommand: ParsableCommand {
             commandName: "show",
             abstract: "Print the public key line of a key file (private or public) for kiosk configs.",
             discussion: """
-            Prints one line, stopkiosk-ed25519-public-v1:…, on standard output (for labels.public_keys in a kiosk \
-            config), and the key ID on standard error. A private key file readable by others is reported as a warning.
-            """
+                Prints one line, stopkiosk-ed25519-public-v1:…, on standard output (for labels.public_keys in a kiosk \
+                config), and the key ID on standard error. A private key file readable by others is reported as a warning.
+                """
         )
 
         @Argument(help: ArgumentHelp("A key file written by 'kiosk keys generate' (.key or .pub).", valueName: "file"))
@@ -91,7 +94,9 @@ struct KeysCommand: ParsableCommand {
             let key: PublicKey
             do {
                 let loaded = try KeyFile.loadPrivateKey(from: file)
-                if let warning = loaded.permissionWarning { printError("warning: \(TerminalText.sanitize(warning, maxLength: 300))") }
+                if let warning = loaded.permissionWarning {
+                    printError("warning: \(TerminalText.sanitize(warning, maxLength: 300))")
+                }
                 key = loaded.keyPair.publicKey
             } catch KeyFileError.invalid(_, _, .wrongKind) {
                 do {

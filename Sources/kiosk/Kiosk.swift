@@ -8,10 +8,13 @@ struct Kiosk: ParsableCommand {
         commandName: "kiosk",
         abstract: "StopKiosk: scan a stop's code, see its routes and departures, plan a trip. Works offline.",
         discussion: """
-        Without --db, commands use the bundled Quito sample network (imported once into a cache file).
-        Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage.
-        """,
-        subcommands: [ImportCommand.self, LookupCommand.self, PlanCommand.self, ScanCommand.self, LabelsCommand.self, KeysCommand.self, RunCommand.self, DemoCommand.self, DoctorCommand.self, RealtimeCommand.self]
+            Without --db, commands use the bundled Quito sample network (imported once into a cache file).
+            Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage.
+            """,
+        subcommands: [
+            ImportCommand.self, LookupCommand.self, PlanCommand.self, ScanCommand.self, LabelsCommand.self,
+            KeysCommand.self, RunCommand.self, DemoCommand.self, DoctorCommand.self, RealtimeCommand.self,
+        ]
     )
 
     /// ArgumentParser reports usage errors with status 64; the kiosk's contract is 2 for any bad input.

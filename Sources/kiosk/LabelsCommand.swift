@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import SystemSupport
 import KioskConfiguration
 import Labels
 import StopCodes
+import SystemSupport
 import TransitModel
 import TransitStore
 
@@ -17,29 +17,29 @@ struct LabelsCommand: ParsableCommand {
         commandName: "labels",
         abstract: "Print stop QR labels (PDF, SVG or PNG) for poles and shelters.",
         discussion: """
-        Choose the stops with exactly one of --stops (stop IDs or codes; a station means its platforms), --route \
-        (a route_id or short name: its stops in travel order) or --all (every boarding stop, by code).
+            Choose the stops with exactly one of --stops (stop IDs or codes; a station means its platforms), --route \
+            (a route_id or short name: its stops in travel order) or --all (every boarding stop, by code).
 
-        Each label has the QR code of the stop's URL (--template, default \(KioskConfig().urlTemplate)), the stop \
-        code in large type with the manual fallback ("o escriba 2201 en el quiosco / or type 2201 at the kiosk"), \
-        the stop name, the routes that depart there and the agency; --barcode adds a Code 128 of the code. \
-        With --sign-key the URL carries an Ed25519 signature over the feed ID and the stop (see 'kiosk keys'); \
-        kiosks holding the public key can then tell a genuine label from a pasted-over one.
+            Each label has the QR code of the stop's URL (--template, default \(KioskConfig().urlTemplate)), the stop \
+            code in large type with the manual fallback ("o escriba 2201 en el quiosco / or type 2201 at the kiosk"), \
+            the stop name, the routes that depart there and the agency; --barcode adds a Code 128 of the code. \
+            With --sign-key the URL carries an Ed25519 signature over the feed ID and the stop (see 'kiosk keys'); \
+            kiosks holding the public key can then tell a genuine label from a pasted-over one.
 
-        Layouts: \(LabelLayout.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")). \
-        A layout where QR modules would print smaller than \(LabelLayout.minimumModuleMM) mm is refused, saying why.
+            Layouts: \(LabelLayout.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")). \
+            A layout where QR modules would print smaller than \(LabelLayout.minimumModuleMM) mm is refused, saying why.
 
-        Every label is rasterised in memory and decoded with the kiosk's own decoder; --out appears only when every \
-        label reads back exactly its payload (and its barcode its code). Otherwise nothing is written and the \
-        failing stops are named. The file appears whole or not at all: it is drawn beside --out and renamed into \
-        place. SVG and PNG hold one page each: a run of several pages writes NAME-01.svg, NAME-02.svg, … and \
-        lists them.
+            Every label is rasterised in memory and decoded with the kiosk's own decoder; --out appears only when every \
+            label reads back exactly its payload (and its barcode its code). Otherwise nothing is written and the \
+            failing stops are named. The file appears whole or not at all: it is drawn beside --out and renamed into \
+            place. SVG and PNG hold one page each: a run of several pages writes NAME-01.svg, NAME-02.svg, … and \
+            lists them.
 
-        --print sends the PDF to CUPS with lp (--printer to choose one). Without CUPS (no lp on PATH) the command \
-        stops before drawing anything and exits with status 1 (a missing system service, not bad input). \
-        Exit codes: 0 ok, 1 printing failed or CUPS missing, 2 bad input (unknown stops, an empty route, a bad key \
-        or template, an unwritable --out, a layout too small, a label that does not read back).
-        """
+            --print sends the PDF to CUPS with lp (--printer to choose one). Without CUPS (no lp on PATH) the command \
+            stops before drawing anything and exits with status 1 (a missing system service, not bad input). \
+            Exit codes: 0 ok, 1 printing failed or CUPS missing, 2 bad input (unknown stops, an empty route, a bad key \
+            or template, an unwritable --out, a layout too small, a label that does not read back).
+            """
     )
 
     @OptionGroup var database: DatabaseOptions
@@ -53,16 +53,22 @@ struct LabelsCommand: ParsableCommand {
     @Flag(help: "Label every boarding stop of the database.")
     var all = false
 
-    @Option(help: ArgumentHelp("Page layout: \(LabelLayout.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("Page layout: \(LabelLayout.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
     var layout = "a4"
 
-    @Option(help: ArgumentHelp("Output format: pdf, svg or png (default: from --out's extension, else pdf).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "Output format: pdf, svg or png (default: from --out's extension, else pdf).", valueName: "format"))
     var format: LabelFormat?
 
     @Option(help: ArgumentHelp("The file to write. Optional only with --print.", valueName: "path"))
     var out: String?
 
-    @Option(help: ArgumentHelp("PNG resolution in dots per inch (\(LabelOptions.dpiRange.lowerBound)–\(LabelOptions.dpiRange.upperBound)).", valueName: "dpi"))
+    @Option(
+        help: ArgumentHelp(
+            "PNG resolution in dots per inch (\(LabelOptions.dpiRange.lowerBound)–\(LabelOptions.dpiRange.upperBound)).",
+            valueName: "dpi"))
     var dpi = 300
 
     @Option(help: ArgumentHelp("QR error correction: L, M, Q or H.", valueName: "level"))
@@ -74,13 +80,20 @@ struct LabelsCommand: ParsableCommand {
     /// The kiosk's config: its [labels] url_template and feed_id (and database) unless given here.
     @OptionGroup var configOption: ConfigOption
 
-    @Option(help: ArgumentHelp("Stop URL template with {stop_code} or {stop_id} (default \(KioskConfig().urlTemplate)).", valueName: "template"))
+    @Option(
+        help: ArgumentHelp(
+            "Stop URL template with {stop_code} or {stop_id} (default \(KioskConfig().urlTemplate)).",
+            valueName: "template"))
     var template: String?
 
-    @Option(name: .customLong("feed-id"), help: ArgumentHelp("Feed ID signatures name (default: the database's).", valueName: "id"))
+    @Option(
+        name: .customLong("feed-id"),
+        help: ArgumentHelp("Feed ID signatures name (default: the database's).", valueName: "id"))
     var feedID: String?
 
-    @Option(name: .customLong("sign-key"), help: ArgumentHelp("Private key file (from 'kiosk keys generate') to sign the URLs with.", valueName: "file"))
+    @Option(
+        name: .customLong("sign-key"),
+        help: ArgumentHelp("Private key file (from 'kiosk keys generate') to sign the URLs with.", valueName: "file"))
     var signKey: String?
 
     @Flag(name: .customLong("print"), help: "Send the PDF to CUPS (lp).")
@@ -94,25 +107,43 @@ struct LabelsCommand: ParsableCommand {
 
     func validate() throws {
         let chosen = [!stops.isEmpty, route != nil, all].filter { $0 }.count
-        guard chosen == 1 else { throw ValidationError("choose the stops with exactly one of --stops ID…, --route ID, --all") }
+        guard chosen == 1 else {
+            throw ValidationError("choose the stops with exactly one of --stops ID…, --route ID, --all")
+        }
         guard LabelLayout.named(layout) != nil else {
-            throw ValidationError("unknown --layout '\(TerminalText.sanitize(layout, maxLength: 40))'; use one of: \(LabelLayout.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown --layout '\(TerminalText.sanitize(layout, maxLength: 40))'; use one of: \(LabelLayout.all.map(\.name).joined(separator: ", "))"
+            )
         }
         guard LabelOptions.dpiRange.contains(dpi) else {
-            throw ValidationError("--dpi must be between \(LabelOptions.dpiRange.lowerBound) and \(LabelOptions.dpiRange.upperBound) (got \(dpi))")
+            throw ValidationError(
+                "--dpi must be between \(LabelOptions.dpiRange.lowerBound) and \(LabelOptions.dpiRange.upperBound) (got \(dpi))"
+            )
         }
-        if out == nil && !sendToPrinter { throw ValidationError("--out PATH is required (it may be left out only with --print)") }
+        if out == nil && !sendToPrinter {
+            throw ValidationError("--out PATH is required (it may be left out only with --print)")
+        }
         if printer != nil && !sendToPrinter { throw ValidationError("--printer needs --print") }
-        if let printer, printer.isEmpty || printer.hasPrefix("-") || printer.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == "/" || $0 == "#" }) {
-            throw ValidationError("--printer '\(TerminalText.sanitize(printer, maxLength: 40))' is not a CUPS printer name")
+        if let printer,
+            printer.isEmpty || printer.hasPrefix("-")
+                || printer.unicodeScalars.contains(where: {
+                    $0.value < 0x21 || $0.value == 0x7F || $0 == "/" || $0 == "#"
+                })
+        {
+            throw ValidationError(
+                "--printer '\(TerminalText.sanitize(printer, maxLength: 40))' is not a CUPS printer name")
         }
-        if sendToPrinter, resolvedFormat != .pdf { throw ValidationError("--print sends PDF only; use --format pdf (or leave --format out)") }
+        if sendToPrinter, resolvedFormat != .pdf {
+            throw ValidationError("--print sends PDF only; use --format pdf (or leave --format out)")
+        }
     }
 
     /// --format, else the extension of --out, else PDF.
     var resolvedFormat: LabelFormat {
         if let format { return format }
-        if let out, let dot = out.lastIndex(of: "."), let guessed = LabelFormat(rawValue: out[out.index(after: dot)...].lowercased()) {
+        if let out, let dot = out.lastIndex(of: "."),
+            let guessed = LabelFormat(rawValue: out[out.index(after: dot)...].lowercased())
+        {
             return guessed
         }
         return .pdf
@@ -125,7 +156,9 @@ struct LabelsCommand: ParsableCommand {
         var lp: String?
         if sendToPrinter {
             guard let found = Self.which("lp") else {
-                printError("error: cannot print: CUPS is not installed (no 'lp' on PATH). Install the CUPS client (e.g. apt install cups-client) or write the PDF with --out and print it from another machine. Nothing was written.")
+                printError(
+                    "error: cannot print: CUPS is not installed (no 'lp' on PATH). Install the CUPS client (e.g. apt install cups-client) or write the PDF with --out and print it from another machine. Nothing was written."
+                )
                 throw ExitCode(ExitStatus.failure)
             }
             lp = found
@@ -136,7 +169,8 @@ struct LabelsCommand: ParsableCommand {
             let signingKey = try signKey.map(Self.loadSigningKey)
             let routes = try database.open(config: settings)
             let feed = feedID ?? settings.feedID ?? routes.feedID
-            guard !feed.isEmpty, !feed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard !feed.isEmpty, !feed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
                 throw LabelsCommandError.badInput("--feed-id must be non-empty text without control characters")
             }
 
@@ -157,28 +191,42 @@ struct LabelsCommand: ParsableCommand {
             if let out {
                 output = out
             } else {
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-labels-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "kiosk-labels-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                ).path
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
                 temporaryDirectory = directory
                 output = directory + "/labels.pdf"
             }
 
-            let options = LabelOptions(layout: LabelLayout.named(layout)!, format: resolvedFormat, dpi: dpi, errorCorrection: ecc,
-                                       barcode: barcode, title: "StopKiosk · \(feed)")
+            let options = LabelOptions(
+                layout: LabelLayout.named(layout)!, format: resolvedFormat, dpi: dpi, errorCorrection: ecc,
+                barcode: barcode, title: "StopKiosk · \(feed)")
             let renderer = LabelRenderer(options: options)
-            let run = try renderer.run(stops: labelStops, payloads: LabelPayloadBuilder(template: urlTemplate, feedID: feed, signingKey: signingKey),
-                                       output: output)
+            let run = try renderer.run(
+                stops: labelStops,
+                payloads: LabelPayloadBuilder(template: urlTemplate, feedID: feed, signingKey: signingKey),
+                output: output)
             for warning in run.warnings.prefix(20) { printError("warning: \(warning)") }
             if run.warnings.count > 20 { printError("warning: … and \(run.warnings.count - 20) more") }
 
             if json {
-                print(try Self.summaryJSON(run, template: urlTemplate, feedID: feed, signingKey: signingKey, layout: options.layout,
-                                           format: options.format, printed: sendToPrinter, keepFiles: out != nil))
+                print(
+                    try Self.summaryJSON(
+                        run, template: urlTemplate, feedID: feed, signingKey: signingKey, layout: options.layout,
+                        format: options.format, printed: sendToPrinter, keepFiles: out != nil))
             } else {
                 let signed = signingKey.map { ", signed with key \($0.keyID)" } ?? ", unsigned"
-                let files = out == nil ? "" : " to " + run.files.map { TerminalText.sanitize($0, maxLength: 200) }.joined(separator: ", ")
-                print("Wrote \(run.labels.count) label\(run.labels.count == 1 ? "" : "s") on \(run.pages) page\(run.pages == 1 ? "" : "s") (\(options.layout.name), \(options.format.rawValue))\(files)")
-                print("Payload: \(urlTemplate.pattern) for feed \(TerminalText.sanitize(feed, maxLength: 80))\(signed); every label read back with zbar")
+                let files =
+                    out == nil
+                    ? "" : " to " + run.files.map { TerminalText.sanitize($0, maxLength: 200) }.joined(separator: ", ")
+                print(
+                    "Wrote \(run.labels.count) label\(run.labels.count == 1 ? "" : "s") on \(run.pages) page\(run.pages == 1 ? "" : "s") (\(options.layout.name), \(options.format.rawValue))\(files)"
+                )
+                print(
+                    "Payload: \(urlTemplate.pattern) for feed \(TerminalText.sanitize(feed, maxLength: 80))\(signed); every label read back with zbar"
+                )
             }
             if let lp { try Self.sendToCUPS(lp: lp, file: output, printer: printer, copyKept: out != nil) }
         }
@@ -187,9 +235,12 @@ struct LabelsCommand: ParsableCommand {
     // MARK: - Pieces
 
     static func labelStop(_ record: LabelStopRecord) -> LabelStop {
-        LabelStop(id: record.stop.id, code: record.stop.code, name: record.stop.name,
-                  routes: record.routes.map { LabelRoute(name: $0.label, color: RGBColor(hex: $0.color), textColor: RGBColor(hex: $0.textColor)) },
-                  agencies: record.agencies)
+        LabelStop(
+            id: record.stop.id, code: record.stop.code, name: record.stop.name,
+            routes: record.routes.map {
+                LabelRoute(name: $0.label, color: RGBColor(hex: $0.color), textColor: RGBColor(hex: $0.textColor))
+            },
+            agencies: record.agencies)
     }
 
     /// Loads the private key; a file others can read is a warning (the key is already exposed, and refusing
@@ -197,7 +248,9 @@ struct LabelsCommand: ParsableCommand {
     static func loadSigningKey(_ path: String) throws -> KeyPair {
         do {
             let loaded = try KeyFile.loadPrivateKey(from: path)
-            if let warning = loaded.permissionWarning { printError("warning: \(TerminalText.sanitize(warning, maxLength: 300))") }
+            if let warning = loaded.permissionWarning {
+                printError("warning: \(TerminalText.sanitize(warning, maxLength: 300))")
+            }
             return loaded.keyPair
         } catch {
             throw LabelsCommandError.badInput("--sign-key: \(TerminalText.sanitize(error.description, maxLength: 300))")
@@ -220,34 +273,45 @@ struct LabelsCommand: ParsableCommand {
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            printError("error: lp failed (status \(process.terminationStatus)): \(TerminalText.sanitize(message, maxLength: 400))"
-                       + (copyKept ? " The PDF was written; print it by hand." : ""))
+            printError(
+                "error: lp failed (status \(process.terminationStatus)): \(TerminalText.sanitize(message, maxLength: 400))"
+                    + (copyKept ? " The PDF was written; print it by hand." : ""))
             throw ExitCode(ExitStatus.failure)
         }
     }
 
     static func which(_ name: String) -> String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        where !directory.isEmpty {
             let path = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil
     }
 
-    static func summaryJSON(_ run: LabelRun, template: StopURLTemplate, feedID: String, signingKey: KeyPair?, layout: LabelLayout,
-                            format: LabelFormat, printed: Bool, keepFiles: Bool) throws -> String {
+    static func summaryJSON(
+        _ run: LabelRun, template: StopURLTemplate, feedID: String, signingKey: KeyPair?, layout: LabelLayout,
+        format: LabelFormat, printed: Bool, keepFiles: Bool
+    ) throws -> String {
         struct Label: Encodable {
-            var stopId: String, stopCode: String?, value: String, payload: String, page: Int, file: String?, qrVersion: Int, moduleMm: Double
+            var stopId: String, stopCode: String?, value: String, payload: String, page: Int, file: String?,
+                qrVersion: Int, moduleMm: Double
         }
         struct Summary: Encodable {
-            var files: [String], pages: Int, layout: String, format: String, template: String, feedId: String, keyId: String?
+            var files: [String], pages: Int, layout: String, format: String, template: String, feedId: String,
+                keyId: String?
             var printed: Bool, labels: [Label], warnings: [String]
         }
         let summary = Summary(
-            files: keepFiles ? run.files : [], pages: run.pages, layout: layout.name, format: format.rawValue, template: template.pattern,
+            files: keepFiles ? run.files : [], pages: run.pages, layout: layout.name, format: format.rawValue,
+            template: template.pattern,
             feedId: feedID, keyId: signingKey?.keyID, printed: printed,
-            labels: run.labels.map { Label(stopId: $0.stopID, stopCode: $0.stopCode, value: $0.value, payload: $0.payload, page: $0.page,
-                                           file: keepFiles ? $0.file : nil, qrVersion: $0.qrVersion, moduleMm: ($0.moduleMM * 100).rounded() / 100) },
+            labels: run.labels.map {
+                Label(
+                    stopId: $0.stopID, stopCode: $0.stopCode, value: $0.value, payload: $0.payload, page: $0.page,
+                    file: keepFiles ? $0.file : nil, qrVersion: $0.qrVersion,
+                    moduleMm: ($0.moduleMM * 100).rounded() / 100)
+            },
             warnings: run.warnings.map(\.description))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

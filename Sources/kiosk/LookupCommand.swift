@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import StopPresentation
 import KioskConfiguration
 import ScanService
 import StopCodes
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -12,10 +12,10 @@ struct LookupCommand: ParsableCommand {
         commandName: "lookup",
         abstract: "Show a stop's routes, departures, first and last service, and nearby stops.",
         discussion: """
-        QUERY is a stop_id, a stop_code, or a scanned stop URL. An exact stop_id wins over a stop_code; a station
-        stands for all its platforms. Unknown stops exit with status 2 and up to five suggestions.
-        --json prints the stop view documented in the README (times in ISO 8601 with the agency's offset).
-        """
+            QUERY is a stop_id, a stop_code, or a scanned stop URL. An exact stop_id wins over a stop_code; a station
+            stands for all its platforms. Unknown stops exit with status 2 and up to five suggestions.
+            --json prints the stop view documented in the README (times in ISO 8601 with the agency's offset).
+            """
     )
 
     @Argument(help: "A stop ID, stop code or scanned stop URL.")
@@ -36,8 +36,12 @@ struct LookupCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard (1...1440).contains(window) else { throw ValidationError("--window must be between 1 and 1440 minutes (got \(window))") }
-        guard (0...5000).contains(nearby) else { throw ValidationError("--nearby must be between 0 and 5000 metres (got \(nearby))") }
+        guard (1...1440).contains(window) else {
+            throw ValidationError("--window must be between 1 and 1440 minutes (got \(window))")
+        }
+        guard (0...5000).contains(nearby) else {
+            throw ValidationError("--nearby must be between 0 and 5000 metres (got \(nearby))")
+        }
     }
 
     func run() throws {
@@ -47,7 +51,10 @@ struct LookupCommand: ParsableCommand {
             let instant = try moment.instant(in: routes.timeZone)
             let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes, config: config))
             let view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
-            print(output.json ? try KioskJSON.encode(view, timeZone: routes.timeZone) : StopViewText.render(view, language: output.lang))
+            print(
+                output.json
+                    ? try KioskJSON.encode(view, timeZone: routes.timeZone)
+                    : StopViewText.render(view, language: output.lang))
         }
     }
 }
@@ -90,9 +97,12 @@ enum StopQuery {
         case .stopReference(let reference) where reference.source != .bare:
             return reference.kind == .stopID ? .id(reference.value) : .code(reference.value)
         case .forged(let reason, _):
-            throw LookupError.invalidQuery("forged or damaged label: \(reason) ('\(TerminalText.sanitize(query, maxLength: 60))')")
+            throw LookupError.invalidQuery(
+                "forged or damaged label: \(reason) ('\(TerminalText.sanitize(query, maxLength: 60))')")
         case .signatureRequired:
-            throw LookupError.invalidQuery("signature required: this kiosk accepts signed labels only, and '\(TerminalText.sanitize(query, maxLength: 60))' is not signed")
+            throw LookupError.invalidQuery(
+                "signature required: this kiosk accepts signed labels only, and '\(TerminalText.sanitize(query, maxLength: 60))' is not signed"
+            )
         default:
             return .idOrCode(query)
         }

@@ -1,21 +1,21 @@
 import ArgumentParser
 import Foundation
-import StopPresentation
 import KioskConfiguration
-import TripPlanning
+import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
 
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Find the best ways from one stop to another, with transfers and short walks.",
         discussion: """
-        FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and
-        punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their
-        codes instead of guessed. A station stands for all its platforms. Shows up to three options, best
-        arrival first, each leaving as late as it can.
-        """
+            FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and
+            punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their
+            codes instead of guessed. A station stands for all its platforms. Shows up to three options, best
+            arrival first, each leaving as late as it can.
+            """
     )
 
     @Argument(help: "Where the journey starts.")
@@ -42,11 +42,16 @@ struct PlanCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard (0...8).contains(maxTransfers) else { throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))") }
-        guard (0...PlanningRules.walkRadiusLimit).contains(walkRadius) else {
-            throw ValidationError("--walk-radius must be between 0 and \(PlanningRules.walkRadiusLimit) metres (got \(walkRadius))")
+        guard (0...8).contains(maxTransfers) else {
+            throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))")
         }
-        guard (0...1800).contains(minTransfer) else { throw ValidationError("--min-transfer must be between 0 and 1800 seconds (got \(minTransfer))") }
+        guard (0...PlanningRules.walkRadiusLimit).contains(walkRadius) else {
+            throw ValidationError(
+                "--walk-radius must be between 0 and \(PlanningRules.walkRadiusLimit) metres (got \(walkRadius))")
+        }
+        guard (0...1800).contains(minTransfer) else {
+            throw ValidationError("--min-transfer must be between 0 and 1800 seconds (got \(minTransfer))")
+        }
     }
 
     func run() throws {
@@ -56,9 +61,13 @@ struct PlanCommand: ParsableCommand {
             let instant = try moment.instant(in: routes.timeZone)
             let origin = try routes.resolveEndpoint(from)
             let destination = try routes.resolveEndpoint(to)
-            let plan = try routes.plan(from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
-                                       rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
-            print(output.json ? try KioskJSON.encode(plan, timeZone: routes.timeZone) : JourneyPlanText.render(plan, language: output.lang))
+            let plan = try routes.plan(
+                from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
+                rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
+            print(
+                output.json
+                    ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
+                    : JourneyPlanText.render(plan, language: output.lang))
         }
     }
 }

@@ -17,15 +17,18 @@ struct RealtimeInspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Decode a GTFS-Realtime feed and check it against the route database.",
         discussion: """
-        Prints what the feed carries (entities, stop time updates, vehicles, alerts), how well its trips and stops
-        match the timetable, how old its header time is at --at, and every oddity found: unknown trips, stop_sequence
-        and stop_id that disagree, delays that contradict times, a header from the future or years ago.
-        A match rate near zero usually means a feed for another agency or another timetable version.
-        A URL is fetched once (10 s timeout, 64 MB cap; a failed fetch exits with status 1). A feed that is not a GTFS-Realtime protobuf (an HTML page, truncated or garbage bytes) exits with status 2.
-        """
+            Prints what the feed carries (entities, stop time updates, vehicles, alerts), how well its trips and stops
+            match the timetable, how old its header time is at --at, and every oddity found: unknown trips, stop_sequence
+            and stop_id that disagree, delays that contradict times, a header from the future or years ago.
+            A match rate near zero usually means a feed for another agency or another timetable version.
+            A URL is fetched once (10 s timeout, 64 MB cap; a failed fetch exits with status 1). A feed that is not a GTFS-Realtime protobuf (an HTML page, truncated or garbage bytes) exits with status 2.
+            """
     )
 
-    @Argument(help: ArgumentHelp("A GTFS-Realtime feed (binary protobuf FeedMessage): a file, or an http(s):// URL.", valueName: "file-or-url"))
+    @Argument(
+        help: ArgumentHelp(
+            "A GTFS-Realtime feed (binary protobuf FeedMessage): a file, or an http(s):// URL.",
+            valueName: "file-or-url"))
     var source: String
 
     @OptionGroup var database: DatabaseOptions
@@ -39,7 +42,9 @@ struct RealtimeInspectCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...3600).contains(pollSeconds) else { throw ValidationError("--poll-seconds must be between 1 and 3600 (got \(pollSeconds))") }
+        guard (1...3600).contains(pollSeconds) else {
+            throw ValidationError("--poll-seconds must be between 1 and 3600 (got \(pollSeconds))")
+        }
     }
 
     func run() throws {
@@ -55,12 +60,13 @@ struct RealtimeInspectCommand: ParsableCommand {
                 }
             } catch let error as FeedFetchError {
                 printError("error: \(error)")
-                throw ExitCode(ExitStatus.failure) // the network or the server, not the input
+                throw ExitCode(ExitStatus.failure)  // the network or the server, not the input
             } catch {
                 printError("error: \(error)")
                 throw ExitCode(ExitStatus.badInput)
             }
-            let report = try FeedInspection(feed: feed, source: source, database: routes, at: instant, pollSeconds: pollSeconds)
+            let report = try FeedInspection(
+                feed: feed, source: source, database: routes, at: instant, pollSeconds: pollSeconds)
             print(json ? try report.json() : report.text)
         }
     }
@@ -70,7 +76,9 @@ struct RealtimeInspectCommand: ParsableCommand {
         final class Box: @unchecked Sendable { var result: Result<FeedFetcher.Outcome, any Error>? }
         let box = Box(), done = DispatchSemaphore(value: 0)
         Task {
-            do { box.result = .success(try await FeedFetcher(source: url).fetch()) } catch { box.result = .failure(error) }
+            do { box.result = .success(try await FeedFetcher(source: url).fetch()) } catch {
+                box.result = .failure(error)
+            }
             done.signal()
         }
         done.wait()

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import SystemSupport
 import KioskConfiguration
-import TerminalKiosk
 import Logging
 import Scanning
+import SystemSupport
+import TerminalKiosk
 import TransitStore
 
 /// `kiosk run`: the full-screen kiosk a passenger uses, on the configured camera and database.
@@ -13,23 +13,24 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the kiosk screen: scan a stop's code, see its departures, type a destination, see the way.",
         discussion: """
-        Reads the TOML config (every key is documented in kiosk/kiosk.example.toml); without --config,
-        \(ConfigOption.systemConfig) if it exists, else the defaults (the bundled sample network, /dev/video0).
-        An unknown key or a bad value stops the kiosk before it starts, naming the file and the key (exit 2).
+            Reads the TOML config (every key is documented in kiosk/kiosk.example.toml); without --config,
+            \(ConfigOption.systemConfig) if it exists, else the defaults (the bundled sample network, /dev/video0).
+            An unknown key or a bad value stops the kiosk before it starts, naming the file and the key (exit 2).
 
-        Keys on the screen: Tab or F2 switches Spanish/English; typing starts a destination (or, without a home
-        stop, a stop search); ↑↓ choose, Enter plans, Esc goes back. After idle_timeout_seconds without a key or
-        a scan the kiosk returns to its idle screen. A new 'kiosk import' over the database file is picked up at
-        the next idle moment. The camera may be unplugged and replugged at any time.
+            Keys on the screen: Tab or F2 switches Spanish/English; typing starts a destination (or, without a home
+            stop, a stop search); ↑↓ choose, Enter plans, Esc goes back. After idle_timeout_seconds without a key or
+            a scan the kiosk returns to its idle screen. A new 'kiosk import' over the database file is picked up at
+            the next idle moment. The camera may be unplugged and replugged at any time.
 
-        When standard output is not a terminal, each screen is printed as plain text instead (for logs).
-        SIGINT, SIGTERM and SIGHUP restore the terminal and exit 0.
-        """
+            When standard output is not a terminal, each screen is printed as plain text instead (for logs).
+            SIGINT, SIGTERM and SIGHUP restore the terminal and exit 0.
+            """
     )
 
     @OptionGroup var configOption: ConfigOption
 
-    @Option(help: ArgumentHelp("Replay a YUV4MPEG2 video instead of the camera (testing a deployment).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Replay a YUV4MPEG2 video instead of the camera (testing a deployment).", valueName: "file"))
     var replay: String?
 
     @Flag(help: "Run without a camera (typing only).")
@@ -61,8 +62,10 @@ struct RunCommand: ParsableCommand {
         } else if let replay {
             input = .replay(.video(path: replay, loop: false, pacing: .native))
         } else {
-            input = .camera(CameraConfiguration(device: kioskConfig.cameraDevice, width: kioskConfig.cameraWidth,
-                                                height: kioskConfig.cameraHeight, framesPerSecond: Double(kioskConfig.cameraFramesPerSecond)))
+            input = .camera(
+                CameraConfiguration(
+                    device: kioskConfig.cameraDevice, width: kioskConfig.cameraWidth,
+                    height: kioskConfig.cameraHeight, framesPerSecond: Double(kioskConfig.cameraFramesPerSecond)))
         }
         var options = KioskRunOptions(config: kioskConfig, databasePath: databasePath, input: input)
         options.plainText = !TerminalDevice.isTerminal(STDOUT_FILENO)

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Foundation
-import SystemSupport
 import KioskConfiguration
-import ScanService
-import StopPresentation
 import Logging
+import ScanService
 import Scanning
 import StopCodes
+import StopPresentation
 import Synchronization
+import SystemSupport
 import TransitModel
 import TransitStore
 
@@ -16,25 +16,27 @@ struct ScanCommand: ParsableCommand {
         commandName: "scan",
         abstract: "Read stop codes from a camera, a Y4M video or images, and resolve them to stops.",
         discussion: """
-        Frames go through the kiosk's own pipeline: change detection, zbar then zxing-cpp ([scanner] decoders), \
-        debouncing, the payload parser with the label signature check, and the route database. One line per \
-        accepted scan; with --json, JSON Lines with source, frame, symbology, text, display_text, decoder, status, \
-        stop {id, code, name}, detail, found_by and latency_ms. The status is stop, not_a_stop_code, forged, \
-        signature_required or unknown_stop. In JSON, text is the payload exactly as decoded (control characters \
-        JSON-escaped) and display_text its sanitised form; the text output shows only the sanitised form.
+            Frames go through the kiosk's own pipeline: change detection, zbar then zxing-cpp ([scanner] decoders), \
+            debouncing, the payload parser with the label signature check, and the route database. One line per \
+            accepted scan; with --json, JSON Lines with source, frame, symbology, text, display_text, decoder, status, \
+            stop {id, code, name}, detail, found_by and latency_ms. The status is stop, not_a_stop_code, forged, \
+            signature_required or unknown_stop. In JSON, text is the payload exactly as decoded (control characters \
+            JSON-escaped) and display_text its sanitised form; the text output shows only the sanitised form.
 
-        Replays (--video, --images) end at the end of the input, with status 0. A camera runs until SIGINT or \
-        SIGTERM and, with --reconnect (the default), survives being unplugged; camera state changes are reported \
-        on standard error. A missing or corrupt image or video file is an error naming the file (status 2).
+            Replays (--video, --images) end at the end of the input, with status 0. A camera runs until SIGINT or \
+            SIGTERM and, with --reconnect (the default), survives being unplugged; camera state changes are reported \
+            on standard error. A missing or corrupt image or video file is an error naming the file (status 2).
 
-        Unpaced replays debounce on their own clock: the video's frame rate, or --fps for images.
-        """
+            Unpaced replays debounce on their own clock: the video's frame rate, or --fps for images.
+            """
     )
 
     @Option(help: ArgumentHelp("A V4L2 camera device, e.g. /dev/video0 or /dev/v4l/by-id/….", valueName: "path"))
     var device: String?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Image files or folders of images (PNG, JPEG, PGM), replayed in order.", valueName: "path"))
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Image files or folders of images (PNG, JPEG, PGM), replayed in order.", valueName: "path"))
     var images: [String] = []
 
     @Option(help: ArgumentHelp("A YUV4MPEG2 (.y4m) video to replay.", valueName: "file"))
@@ -50,19 +52,32 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Stop after the first accepted scan.")
     var once = false
 
-    @Option(help: ArgumentHelp("The URL template of this network's labels (default \(KioskConfig().urlTemplate)).", valueName: "template"))
+    @Option(
+        help: ArgumentHelp(
+            "The URL template of this network's labels (default \(KioskConfig().urlTemplate)).", valueName: "template"))
     var template: String?
 
-    @Option(help: ArgumentHelp("Label signatures: require, prefer or off (default \(KioskConfig().signaturePolicy.rawValue)).", valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            "Label signatures: require, prefer or off (default \(KioskConfig().signaturePolicy.rawValue)).",
+            valueName: "policy"))
     var policy: SignaturePolicy?
 
-    @Option(name: .customLong("public-key"), help: ArgumentHelp("A trusted public key line (stopkiosk-ed25519-public-v1:…); repeatable.", valueName: "line"))
+    @Option(
+        name: .customLong("public-key"),
+        help: ArgumentHelp("A trusted public key line (stopkiosk-ed25519-public-v1:…); repeatable.", valueName: "line"))
     var publicKeys: [String] = []
 
-    @Option(help: ArgumentHelp("Symbologies to look for, e.g. qrcode, code128, ean13; repeatable (default \(KioskConfig().symbologies.joined(separator: ", "))).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Symbologies to look for, e.g. qrcode, code128, ean13; repeatable (default \(KioskConfig().symbologies.joined(separator: ", "))).",
+            valueName: "name"))
     var symbology: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds before the same code counts again (0 reports it on every frame; default \(String(format: "%g", KioskConfig().debounceSeconds))).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds before the same code counts again (0 reports it on every frame; default \(String(format: "%g", KioskConfig().debounceSeconds))).",
+            valueName: "seconds"))
     var debounce: Double?
 
     @Option(help: "Camera frame width to ask for.")
@@ -77,7 +92,9 @@ struct ScanCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reopen a camera that is unplugged or missing, with backoff.")
     var reconnect = true
 
-    @Option(help: ArgumentHelp("Replay at a frame rate (a number or 'native') instead of as fast as possible.", valueName: "rate"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay at a frame rate (a number or 'native') instead of as fast as possible.", valueName: "rate"))
     var pace: String?
 
     @Option(help: "Language of the text output: es or en.")
@@ -88,13 +105,21 @@ struct ScanCommand: ParsableCommand {
 
     func validate() throws {
         let chosen = [device != nil, !images.isEmpty, video != nil].filter { $0 }.count
-        guard chosen == 1 else { throw ValidationError("give exactly one of --device PATH, --images PATH…, --video FILE") }
+        guard chosen == 1 else {
+            throw ValidationError("give exactly one of --device PATH, --images PATH…, --video FILE")
+        }
         if let debounce, !(debounce.isFinite && debounce >= 0 && debounce <= 3600) {
             throw ValidationError("--debounce must be between 0 and 3600 seconds (got \(debounce))")
         }
-        if let width, !(1...16384).contains(width) { throw ValidationError("--width must be between 1 and 16384 (got \(width))") }
-        if let height, !(1...16384).contains(height) { throw ValidationError("--height must be between 1 and 16384 (got \(height))") }
-        if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be above 0 and at most 1000 (got \(fps))") }
+        if let width, !(1...16384).contains(width) {
+            throw ValidationError("--width must be between 1 and 16384 (got \(width))")
+        }
+        if let height, !(1...16384).contains(height) {
+            throw ValidationError("--height must be between 1 and 16384 (got \(height))")
+        }
+        if let fps, !(fps > 0 && fps <= 1000) {
+            throw ValidationError("--fps must be above 0 and at most 1000 (got \(fps))")
+        }
         _ = try pacing()
     }
 
@@ -134,7 +159,9 @@ struct ScanCommand: ParsableCommand {
             }
             let pipeline = ScanPipeline(source: source, resolver: resolver, configuration: pipelineConfiguration)
             defer { pipeline.close() }
-            logger.info("scanning \(source.name) for \(pipelineConfiguration.decoder.symbologies.map(\.name).sorted().joined(separator: ", ")) against \(routes.path) (feed \(routes.feedID))")
+            logger.info(
+                "scanning \(source.name) for \(pipelineConfiguration.decoder.symbologies.map(\.name).sorted().joined(separator: ", ")) against \(routes.path) (feed \(routes.feedID))"
+            )
 
             let started = DispatchTime.now().uptimeNanoseconds
             do {
@@ -153,7 +180,9 @@ struct ScanCommand: ParsableCommand {
             } catch let error as CaptureError {
                 throw failure(error)
             }
-            if verbose { summary(pipeline.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
+            if verbose {
+                summary(pipeline.statistics, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            }
         }
     }
 
@@ -170,8 +199,9 @@ struct ScanCommand: ParsableCommand {
 
     func sourceSpec(_ config: KioskConfig) throws -> FrameSourceSpec {
         if let device {
-            let camera = CameraConfiguration(device: device, width: width ?? config.cameraWidth, height: height ?? config.cameraHeight,
-                                             framesPerSecond: fps ?? Double(config.cameraFramesPerSecond))
+            let camera = CameraConfiguration(
+                device: device, width: width ?? config.cameraWidth, height: height ?? config.cameraHeight,
+                framesPerSecond: fps ?? Double(config.cameraFramesPerSecond))
             return .camera(camera, reconnect: reconnect)
         }
         if let video { return .video(path: video, pacing: try pacing()) }
@@ -229,10 +259,15 @@ struct ScanCommand: ParsableCommand {
 
     private func summary(_ statistics: ScanStatistics, seconds: Double) {
         let fps = seconds > 0 ? Double(statistics.frames) / seconds : 0
-        let decodeMs = statistics.decodedFrames > 0 ? Double(statistics.decodeNanos) / 1e6 / Double(statistics.decodedFrames) : 0
-        printError(String(format: "kiosk scan: %d frames in %.2f s (%.1f fps), %d decoded (%.2f ms each), %d symbols, %d scans, %d debounced, %d camera errors",
-                          statistics.frames, seconds, fps, statistics.decodedFrames, decodeMs, statistics.symbols, statistics.scans,
-                          statistics.debounced, statistics.cameraErrors))
+        let decodeMs =
+            statistics.decodedFrames > 0 ? Double(statistics.decodeNanos) / 1e6 / Double(statistics.decodedFrames) : 0
+        printError(
+            String(
+                format:
+                    "kiosk scan: %d frames in %.2f s (%.1f fps), %d decoded (%.2f ms each), %d symbols, %d scans, %d debounced, %d camera errors",
+                statistics.frames, seconds, fps, statistics.decodedFrames, decodeMs, statistics.symbols,
+                statistics.scans,
+                statistics.debounced, statistics.cameraErrors))
     }
 }
 

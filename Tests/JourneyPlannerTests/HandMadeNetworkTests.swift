@@ -14,8 +14,10 @@ extension RawNetwork {
 }
 
 /// Plans, checks every journey by replay and against the oracle, and returns the journeys.
-func planChecked(_ net: RawNetwork, _ query: PlanQuery,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [Journey] {
+func planChecked(
+    _ net: RawNetwork, _ query: PlanQuery,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [Journey] {
     let planner = Planner(timetable: try net.timetable())
     let journeys = planner.plan(query)
     let oracle = Oracle(net)
@@ -24,10 +26,14 @@ func planChecked(_ net: RawNetwork, _ query: PlanQuery,
     return journeys
 }
 
-func ride(_ trip: Int, route: Int = 0, _ board: Int, _ boardTime: Int, _ alight: Int, _ alightTime: Int,
-          events: (Int, Int)) -> JourneyLeg {
-    .ride(RideLeg(tripRef: trip, routeRef: route, boardStop: board, boardTime: boardTime, alightStop: alight,
-                  alightTime: alightTime, boardEventIndex: events.0, alightEventIndex: events.1))
+func ride(
+    _ trip: Int, route: Int = 0, _ board: Int, _ boardTime: Int, _ alight: Int, _ alightTime: Int,
+    events: (Int, Int)
+) -> JourneyLeg {
+    .ride(
+        RideLeg(
+            tripRef: trip, routeRef: route, boardStop: board, boardTime: boardTime, alightStop: alight,
+            alightTime: alightTime, boardEventIndex: events.0, alightEventIndex: events.1))
 }
 
 func walk(_ from: Int, _ to: Int, _ departure: Int, _ arrival: Int) -> JourneyLeg {
@@ -40,8 +46,12 @@ struct HandMadeNetworkTests {
         var net = RawNetwork(stopCount: 3)
         net.trip(1, route: 7, (0, h(8, 0)), (1, h(8, 10)), (2, h(8, 20)))
         let journeys = try planChecked(net, PlanQuery(from: 0, to: 2, departure: h(7, 0)))
-        #expect(journeys == [Journey(originStop: 0, departure: h(8, 0), destinationStop: 2, arrival: h(8, 20),
-                                     legs: [ride(1, route: 7, 0, h(8, 0), 2, h(8, 20), events: (0, 2))])])
+        #expect(
+            journeys == [
+                Journey(
+                    originStop: 0, departure: h(8, 0), destinationStop: 2, arrival: h(8, 20),
+                    legs: [ride(1, route: 7, 0, h(8, 0), 2, h(8, 20), events: (0, 2))])
+            ])
         #expect(journeys.first?.rides == 1 && journeys.first?.transfers == 0)
         #expect(journeys.first?.duration == h(0, 20))
         // One second too late: nothing else runs.
@@ -57,8 +67,11 @@ struct HandMadeNetworkTests {
         #expect(journeys.map(\.rides) == [1, 2])
         #expect(journeys[0].legs == [ride(3, 0, h(8, 5), 2, h(9, 0), events: (0, 1))])
         #expect(journeys[0].departure == h(8, 5))
-        #expect(journeys[1].legs == [ride(1, 0, h(8, 0), 1, h(8, 10), events: (0, 1)),
-                                     ride(2, 1, h(8, 12), 2, h(8, 30), events: (0, 1))])
+        #expect(
+            journeys[1].legs == [
+                ride(1, 0, h(8, 0), 1, h(8, 10), events: (0, 1)),
+                ride(2, 1, h(8, 12), 2, h(8, 30), events: (0, 1)),
+            ])
         #expect(journeys[1].arrival == h(8, 30))
         // With maxTransfers 0 only the direct ride remains.
         let direct = try planChecked(net, PlanQuery(from: 0, to: 2, departure: h(7, 50), maxTransfers: 0))
@@ -73,9 +86,12 @@ struct HandMadeNetworkTests {
         net.footpaths = [(1, 2, 120), (2, 1, 120)]
         let journeys = try planChecked(net, PlanQuery(from: 0, to: 3, departure: h(7, 55)))
         #expect(journeys.count == 1)
-        #expect(journeys[0].legs == [ride(1, 0, h(8, 0), 1, h(8, 10), events: (0, 1)),
-                                     walk(1, 2, h(8, 10), h(8, 12)),
-                                     ride(2, 2, h(8, 15), 3, h(8, 30), events: (0, 1))])
+        #expect(
+            journeys[0].legs == [
+                ride(1, 0, h(8, 0), 1, h(8, 10), events: (0, 1)),
+                walk(1, 2, h(8, 10), h(8, 12)),
+                ride(2, 2, h(8, 15), 3, h(8, 30), events: (0, 1)),
+            ])
     }
 
     @Test func firstAndLastMileWalksAndEndpointOffsets() throws {
@@ -83,14 +99,21 @@ struct HandMadeNetworkTests {
         net.trip(1, (1, h(8, 0)), (2, h(8, 20)))
         net.footpaths = [(0, 1, 300), (2, 3, 180)]
         // Origin 0 is 60 s from the passenger, destination 3 is 30 s from the goal.
-        let query = PlanQuery(origins: [StopOffset(stop: 0, seconds: 60)],
-                              destinations: [StopOffset(stop: 3, seconds: 30)], departure: h(7, 0))
+        let query = PlanQuery(
+            origins: [StopOffset(stop: 0, seconds: 60)],
+            destinations: [StopOffset(stop: 3, seconds: 30)], departure: h(7, 0))
         let journeys = try planChecked(net, query)
-        #expect(journeys == [Journey(originStop: 0, departure: h(7, 54), destinationStop: 3,
-                                     arrival: h(8, 23, 30),
-                                     legs: [walk(0, 1, h(7, 55), h(8, 0)),
-                                            ride(1, 1, h(8, 0), 2, h(8, 20), events: (0, 1)),
-                                            walk(2, 3, h(8, 20), h(8, 23))])])
+        #expect(
+            journeys == [
+                Journey(
+                    originStop: 0, departure: h(7, 54), destinationStop: 3,
+                    arrival: h(8, 23, 30),
+                    legs: [
+                        walk(0, 1, h(7, 55), h(8, 0)),
+                        ride(1, 1, h(8, 0), 2, h(8, 20), events: (0, 1)),
+                        walk(2, 3, h(8, 20), h(8, 23)),
+                    ])
+            ])
     }
 
     @Test func forbiddenTransferForcesADetour() throws {
@@ -103,8 +126,11 @@ struct HandMadeNetworkTests {
         net.forbidden = [(1, 1)]
         let detour = try planChecked(net, query)
         #expect(detour.map(\.arrival) == [h(8, 50)])
-        #expect(detour.first?.legs == [ride(1, 0, h(8, 0), 2, h(8, 20), events: (0, 2)),
-                                       ride(3, 2, h(8, 25), 3, h(8, 50), events: (0, 1))])
+        #expect(
+            detour.first?.legs == [
+                ride(1, 0, h(8, 0), 2, h(8, 20), events: (0, 2)),
+                ride(3, 2, h(8, 25), 3, h(8, 50), events: (0, 1)),
+            ])
         // Forbidding 2 → 2 as well leaves nothing.
         net.forbidden.append((2, 2))
         #expect(try planChecked(net, query).isEmpty)
@@ -133,7 +159,7 @@ struct HandMadeNetworkTests {
         net.footpaths = [(1, 2, 60)]
         let query = PlanQuery(from: 0, to: 3, departure: h(8, 0))
         #expect(try planChecked(net, query).map(\.arrival) == [h(8, 20)])
-        net.pairRules = [(1, 2, 300)]   // transfers.txt says 5 minutes between these platforms
+        net.pairRules = [(1, 2, 300)]  // transfers.txt says 5 minutes between these platforms
         let journeys = try planChecked(net, query)
         #expect(journeys.map(\.arrival) == [h(8, 28)])
         #expect(journeys.first?.legs[1] == walk(1, 2, h(8, 10), h(8, 15)))
@@ -161,11 +187,15 @@ struct HandMadeNetworkTests {
 
     @Test func boardingAndAlightingRestrictions() throws {
         var net = RawNetwork(stopCount: 3)
-        net.trips = [RawTrip(ref: 1, route: 0, events: [
-            StopEvent(stop: 0, time: h(8, 0)),
-            StopEvent(stop: 1, time: h(8, 10), canBoard: false, canAlight: false),
-            StopEvent(stop: 2, time: h(8, 20)),
-        ])]
+        net.trips = [
+            RawTrip(
+                ref: 1, route: 0,
+                events: [
+                    StopEvent(stop: 0, time: h(8, 0)),
+                    StopEvent(stop: 1, time: h(8, 10), canBoard: false, canAlight: false),
+                    StopEvent(stop: 2, time: h(8, 20)),
+                ])
+        ]
         #expect(try planChecked(net, PlanQuery(from: 0, to: 1, departure: h(7, 0))).isEmpty)
         #expect(try planChecked(net, PlanQuery(from: 1, to: 2, departure: h(7, 0))).isEmpty)
         #expect(try planChecked(net, PlanQuery(from: 0, to: 2, departure: h(7, 0))).map(\.arrival) == [h(8, 20)])
@@ -175,7 +205,7 @@ struct HandMadeNetworkTests {
         // Timeline = seconds since midnight of the day before; yesterday's 25:10 trip is 25:10 here.
         var net = RawNetwork(stopCount: 3)
         net.trip(1, (0, h(25, 10)), (1, h(25, 40)))
-        net.trip(2, (1, h(24 + 7, 0)), (2, h(24 + 7, 30)))   // today 07:00
+        net.trip(2, (1, h(24 + 7, 0)), (2, h(24 + 7, 30)))  // today 07:00
         let journeys = try planChecked(net, PlanQuery(from: 0, to: 2, departure: h(24 + 0, 30)))
         #expect(journeys.map(\.arrival) == [h(31, 30)])
         #expect(journeys.first?.departure == h(25, 10))
@@ -184,7 +214,7 @@ struct HandMadeNetworkTests {
     @Test func overtakingTripsAreSplitAndTheFasterOneIsFound() throws {
         var net = RawNetwork(stopCount: 3)
         net.trip(1, (0, h(8, 0)), (1, h(8, 30)), (2, h(9, 0)))
-        net.trip(2, (0, h(8, 10)), (1, h(8, 20)), (2, h(8, 25)))   // express, overtakes trip 1
+        net.trip(2, (0, h(8, 10)), (1, h(8, 20)), (2, h(8, 25)))  // express, overtakes trip 1
         net.trip(3, (0, h(8, 40)), (1, h(8, 50)), (2, h(9, 10)))
         let timetable = try net.timetable()
         #expect(timetable.patternCount == 2)
@@ -201,8 +231,9 @@ struct HandMadeNetworkTests {
         net.trip(1, (0, h(8, 0)), (1, h(8, 20)), (2, h(8, 30)))
         net.trip(2, (0, h(8, 10)), (1, h(8, 20)), (2, h(8, 40)))
         #expect(try net.timetable().patternCount == 1)
-        let query = PlanQuery(origins: [StopOffset(stop: 0, seconds: 300), StopOffset(stop: 1, seconds: 1200)],
-                              destinations: [StopOffset(stop: 2)], departure: h(8, 0))
+        let query = PlanQuery(
+            origins: [StopOffset(stop: 0, seconds: 300), StopOffset(stop: 1, seconds: 1200)],
+            destinations: [StopOffset(stop: 2)], departure: h(8, 0))
         let journeys = try planChecked(net, query)
         #expect(journeys.map(\.arrival) == [h(8, 30)])
         #expect(journeys.first?.legs == [ride(1, 1, h(8, 20), 2, h(8, 30), events: (1, 2))])
@@ -214,9 +245,10 @@ struct HandMadeNetworkTests {
         var net = RawNetwork(stopCount: 3)
         net.trip(1, (0, h(8, 0)), (1, h(8, 20)), (2, h(8, 30)))
         net.trip(2, (0, h(8, 10)), (1, h(8, 20)), (2, h(8, 40)))
-        let query = PlanQuery(origins: [StopOffset(stop: 0)],
-                              destinations: [StopOffset(stop: 2), StopOffset(stop: 1, seconds: 600)],
-                              departure: h(7, 55))
+        let query = PlanQuery(
+            origins: [StopOffset(stop: 0)],
+            destinations: [StopOffset(stop: 2), StopOffset(stop: 1, seconds: 600)],
+            departure: h(7, 55))
         let journeys = try planChecked(net, query)
         #expect(journeys.map(\.arrival) == [h(8, 30)])
         #expect(journeys.first?.departure == h(8, 10))
@@ -258,10 +290,12 @@ struct TimetableBuilderTests {
     @Test func rejectsBadInputWithContext() throws {
         var builder = TimetableBuilder(stopCount: 2)
         #expect(throws: TimetableError.stopOutOfRange(stop: 2, stopCount: 2)) {
-            try builder.addTrip(tripRef: 9, routeRef: 0, events: [StopEvent(stop: 0, time: 0), StopEvent(stop: 2, time: 5)])
+            try builder.addTrip(
+                tripRef: 9, routeRef: 0, events: [StopEvent(stop: 0, time: 0), StopEvent(stop: 2, time: 5)])
         }
         #expect(throws: TimetableError.timeTravel(tripRef: 9, eventIndex: 1)) {
-            try builder.addTrip(tripRef: 9, routeRef: 0, events: [StopEvent(stop: 0, time: 10), StopEvent(stop: 1, time: 5)])
+            try builder.addTrip(
+                tripRef: 9, routeRef: 0, events: [StopEvent(stop: 0, time: 10), StopEvent(stop: 1, time: 5)])
         }
         #expect(throws: TimetableError.timeTravel(tripRef: 9, eventIndex: 0)) {
             try builder.addTrip(tripRef: 9, routeRef: 0, events: [StopEvent(stop: 0, arrival: 10, departure: 5)])
@@ -284,33 +318,41 @@ struct TimetableBuilderTests {
     @Test func compilesPatternsWalksAndTransferRules() throws {
         var builder = TimetableBuilder(stopCount: 4, minTransferSeconds: 120)
         for (i, start) in [h(8, 0), h(8, 10), h(7, 50)].enumerated() {
-            try builder.addTrip(tripRef: i, routeRef: 0, events: [StopEvent(stop: 0, time: start),
-                                                                 StopEvent(stop: 1, time: start + 600)])
+            try builder.addTrip(
+                tripRef: i, routeRef: 0,
+                events: [
+                    StopEvent(stop: 0, time: start),
+                    StopEvent(stop: 1, time: start + 600),
+                ])
         }
         // Same stops, different pickup rule: a separate pattern.
-        try builder.addTrip(tripRef: 3, routeRef: 0, events: [StopEvent(stop: 0, time: h(9, 0), canBoard: false),
-                                                             StopEvent(stop: 1, time: h(9, 10))])
+        try builder.addTrip(
+            tripRef: 3, routeRef: 0,
+            events: [
+                StopEvent(stop: 0, time: h(9, 0), canBoard: false),
+                StopEvent(stop: 1, time: h(9, 10)),
+            ])
         try builder.addFootpath(from: 0, to: 2, seconds: 400)
         try builder.addFootpath(from: 0, to: 2, seconds: 300)
-        try builder.addFootpath(from: 1, to: 1, seconds: 10)          // ignored
+        try builder.addFootpath(from: 1, to: 1, seconds: 10)  // ignored
         try builder.setStationGroup(1, forStop: 2)
         try builder.setStationGroup(1, forStop: 3)
         try builder.setMinimumTransfer(from: 0, to: 2, seconds: 500)
         try builder.setMinimumTransfer(from: 1, to: 1, seconds: 30)
-        try builder.setMinimumTransfer(from: 1, to: 3, seconds: 45)   // no walk: change only
+        try builder.setMinimumTransfer(from: 1, to: 3, seconds: 45)  // no walk: change only
         try builder.forbidTransfer(from: 3, to: 2)
         try builder.forbidTransfer(from: 0, to: 0)
         let t = builder.build()
         #expect(t.patternCount == 2)
         #expect(t.tripCount == 4 && t.stopEventCount == 8)
         #expect(t.walkSeconds(from: 0, to: 2) == 300)
-        #expect(t.walkSeconds(from: 2, to: 3) == 120)           // implicit platform walk
+        #expect(t.walkSeconds(from: 2, to: 3) == 120)  // implicit platform walk
         #expect(t.walkSeconds(from: 3, to: 2) == 120)
         #expect(t.walkSeconds(from: 1, to: 3) == nil)
         #expect(t.walkSeconds(from: 1, to: 1) == 0)
-        #expect(t.transferSeconds(from: 0, to: 2) == 500)       // raised by the pair rule
+        #expect(t.transferSeconds(from: 0, to: 2) == 500)  // raised by the pair rule
         #expect(t.transferSeconds(from: 1, to: 3) == 45)
-        #expect(t.transferSeconds(from: 3, to: 2) == nil)       // forbidden, the walk stays
+        #expect(t.transferSeconds(from: 3, to: 2) == nil)  // forbidden, the walk stays
         #expect(t.transferSeconds(from: 1, to: 1) == 30)
         #expect(t.transferSeconds(from: 2, to: 2) == 120)
         #expect(t.transferSeconds(from: 0, to: 0) == nil)

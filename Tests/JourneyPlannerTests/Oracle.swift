@@ -18,10 +18,10 @@ struct Oracle {
     let sem: Semantics
     private var out: [[(to: Int, cost: Int)]] = []
     private var into: [[(from: Int, cost: Int)]] = []
-    private var waitTimes: [[Int]]         // per stop, sorted
-    private var waitNode: [[Int]]          // per stop, parallel to waitTimes
+    private var waitTimes: [[Int]]  // per stop, sorted
+    private var waitNode: [[Int]]  // per stop, parallel to waitTimes
     private var alightings: [(node: Int, stop: Int, time: Int)] = []
-    private var boardings: [(node: Int, stop: Int, time: Int)] = []   // node = the "departing" node
+    private var boardings: [(node: Int, stop: Int, time: Int)] = []  // node = the "departing" node
 
     init(_ net: RawNetwork) {
         self.net = net

@@ -23,7 +23,8 @@ func compare(_ planner: Planner, _ oracle: Oracle, _ query: PlanQuery, label: St
         // Latest departure: the backward oracle, and the forward oracle one second later.
         let latest = oracle.latestDeparture(query, arrival: journey.arrival, rides: journey.rides)
         if latest != journey.departure {
-            problems.append("\(label): departs \(journey.departure), latest possible \(String(describing: latest)): \(journey)")
+            problems.append(
+                "\(label): departs \(journey.departure), latest possible \(String(describing: latest)): \(journey)")
         }
         let later = oracle.earliestArrivals(query, departure: journey.departure + 1)
         if let a = later[journey.rides], a <= journey.arrival {
@@ -35,7 +36,9 @@ func compare(_ planner: Planner, _ oracle: Oracle, _ query: PlanQuery, label: St
 
 /// Runs `queries` random queries on the network from `seed`, with one reused planner (exercising the
 /// O(touched) reset) and, every few queries, a fresh planner that must return identical journeys.
-func runRandomCase(seed: UInt64, shape: NetworkShape, queries: Int) throws -> (compared: Int, journeys: Int, problems: [String]) {
+func runRandomCase(
+    seed: UInt64, shape: NetworkShape, queries: Int
+) throws -> (compared: Int, journeys: Int, problems: [String]) {
     let net = randomNetwork(seed: seed, shape: shape)
     let timetable = try net.timetable(shuffleWith: seed ^ 0x5555)
     let planner = Planner(timetable: timetable)

@@ -17,7 +17,7 @@ struct RawNetwork {
     var groups: [Int?]
     var trips: [RawTrip] = []
     var footpaths: [(from: Int, to: Int, seconds: Int)] = []
-    var pairRules: [(from: Int, to: Int, seconds: Int)] = []   // last one wins
+    var pairRules: [(from: Int, to: Int, seconds: Int)] = []  // last one wins
     var forbidden: [(from: Int, to: Int)] = []
 
     init(stopCount: Int, minTransfer: Int = 60) {
@@ -46,7 +46,7 @@ struct RawNetwork {
 /// Walk and change times straight from the documented rules (see `TimetableBuilder`), as dense matrices.
 struct Semantics {
     let n: Int
-    let walk: [Int?]      // n * n; walk[a*n+a] == 0
+    let walk: [Int?]  // n * n; walk[a*n+a] == 0
     let transfer: [Int?]  // n * n; nil = impossible or forbidden
 
     init(_ net: RawNetwork) {
@@ -129,7 +129,7 @@ func randomNetwork(seed: UInt64, shape: NetworkShape) -> RawNetwork {
     for line in 0..<rng.int(shape.lines) {
         var stops: [Int]
         if !sequences.isEmpty && rng.chance(0.25) {
-            stops = sequences[rng.int(0...(sequences.count - 1))]   // another route on the same street
+            stops = sequences[rng.int(0...(sequences.count - 1))]  // another route on the same street
         } else {
             stops = [rng.int(0...(n - 1))]
             for _ in 1..<rng.int(shape.lineLength) {
@@ -154,9 +154,11 @@ func randomNetwork(seed: UInt64, shape: NetworkShape) -> RawNetwork {
                 if i > 0 { time += max(0, baseRun[i] + (rng.chance(0.3) ? rng.int(-300...300) : 0)) }
                 let arrival = time
                 if rng.chance(0.3) { time += rng.int(0...90) }
-                events.append(StopEvent(stop: stop, arrival: q(arrival), departure: q(time),
-                                        canBoard: ownFlags ? !rng.chance(0.15) : lineBoard[i],
-                                        canAlight: ownFlags ? !rng.chance(0.15) : lineAlight[i]))
+                events.append(
+                    StopEvent(
+                        stop: stop, arrival: q(arrival), departure: q(time),
+                        canBoard: ownFlags ? !rng.chance(0.15) : lineBoard[i],
+                        canAlight: ownFlags ? !rng.chance(0.15) : lineAlight[i]))
             }
             net.trips.append(RawTrip(ref: tripRef, route: line, events: events))
             tripRef += 1
@@ -209,8 +211,9 @@ func randomQuery(_ rng: inout SplitMix64, stopCount n: Int) -> PlanQuery {
     let origins = ends()
     let destinations = rng.chance(0.05) ? origins : ends()
     let maxTransfers = rng.chance(0.1) ? PlanQuery.maxTransfersLimit : rng.int(0...4)
-    return PlanQuery(origins: origins, destinations: destinations,
-                     departure: rng.int(-1000...170_000) / grain * grain, maxTransfers: maxTransfers)
+    return PlanQuery(
+        origins: origins, destinations: destinations,
+        departure: rng.int(-1000...170_000) / grain * grain, maxTransfers: maxTransfers)
 }
 
 // MARK: - Replay validation
@@ -223,8 +226,10 @@ func violations(of journey: Journey, for query: PlanQuery, in net: RawNetwork, _
     guard let originOffset = query.origins.filter({ $0.stop == journey.originStop }).map(\.seconds).min() else {
         return ["origin \(journey.originStop) is not a query origin"]
     }
-    guard let destinationOffset = query.destinations.filter({ $0.stop == journey.destinationStop })
-        .map(\.seconds).min() else {
+    guard
+        let destinationOffset = query.destinations.filter({ $0.stop == journey.destinationStop })
+            .map(\.seconds).min()
+    else {
         return ["destination \(journey.destinationStop) is not a query destination"]
     }
     check(journey.departure >= query.departure, "departs \(journey.departure) before the query \(query.departure)")
@@ -242,12 +247,14 @@ func violations(of journey: Journey, for query: PlanQuery, in net: RawNetwork, _
             check(w.departure >= now, "walk \(index) leaves at \(w.departure) before \(now)")
             let expected: Int?
             if let alight = lastAlight, index != journey.legs.count - 1 {
-                expected = sem.transfer(alight.stop, w.toStop)   // a change between rides
+                expected = sem.transfer(alight.stop, w.toStop)  // a change between rides
             } else {
-                expected = sem.walk(w.fromStop, w.toStop)         // first or last mile
+                expected = sem.walk(w.fromStop, w.toStop)  // first or last mile
             }
-            check(expected != nil && w.arrival - w.departure == expected!,
-                  "walk \(index) \(w.fromStop)→\(w.toStop) takes \(w.arrival - w.departure), expected \(String(describing: expected))")
+            check(
+                expected != nil && w.arrival - w.departure == expected!,
+                "walk \(index) \(w.fromStop)→\(w.toStop) takes \(w.arrival - w.departure), expected \(String(describing: expected))"
+            )
             here = w.toStop
             now = w.arrival
             previousWasWalk = true
@@ -264,17 +271,20 @@ func violations(of journey: Journey, for query: PlanQuery, in net: RawNetwork, _
             }
             check(r.routeRef == trip.route, "ride \(index) route ref \(r.routeRef) != \(trip.route)")
             check(r.boardStop == here, "ride \(index) boards at \(r.boardStop), passenger is at \(here)")
-            check(trip.events[b].stop == r.boardStop && trip.events[b].departure == r.boardTime,
-                  "ride \(index) board event mismatch")
+            check(
+                trip.events[b].stop == r.boardStop && trip.events[b].departure == r.boardTime,
+                "ride \(index) board event mismatch")
             check(trip.events[b].canBoard, "ride \(index) boards where boarding is not allowed")
-            check(trip.events[a].stop == r.alightStop && trip.events[a].arrival == r.alightTime,
-                  "ride \(index) alight event mismatch")
+            check(
+                trip.events[a].stop == r.alightStop && trip.events[a].arrival == r.alightTime,
+                "ride \(index) alight event mismatch")
             check(trip.events[a].canAlight, "ride \(index) alights where alighting is not allowed")
             check(r.boardTime >= now, "ride \(index) departs \(r.boardTime) before the passenger is there at \(now)")
             if let alight = lastAlight {
                 if let change = sem.transfer(alight.stop, r.boardStop) {
-                    check(r.boardTime >= alight.time + change,
-                          "change \(alight.stop)→\(r.boardStop) gets \(r.boardTime - alight.time) s, needs \(change)")
+                    check(
+                        r.boardTime >= alight.time + change,
+                        "change \(alight.stop)→\(r.boardStop) gets \(r.boardTime - alight.time) s, needs \(change)")
                 } else {
                     problems.append("change \(alight.stop)→\(r.boardStop) is not allowed")
                 }
@@ -285,6 +295,7 @@ func violations(of journey: Journey, for query: PlanQuery, in net: RawNetwork, _
         }
     }
     check(here == journey.destinationStop, "ends at \(here), not at destination \(journey.destinationStop)")
-    check(journey.arrival == now + destinationOffset, "arrival \(journey.arrival) != replayed \(now + destinationOffset)")
+    check(
+        journey.arrival == now + destinationOffset, "arrival \(journey.arrival) != replayed \(now + destinationOffset)")
     return problems
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import KioskConfiguration
 import KioskTesting
 import StopCodes
 import Testing
+
+@testable import KioskConfiguration
 
 @Suite struct KioskConfigFileTests {
     static var exampleFile: String { Repository.root.appendingPathComponent("kiosk/kiosk.example.toml").path }
@@ -19,7 +20,8 @@ import Testing
     }
 
     @Test func valuesAreRead() throws {
-        let config = try KioskConfigFile.parse("""
+        let config = try KioskConfigFile.parse(
+            """
             language = "en"
             home_stop = "1091"
             idle_timeout_seconds = 45
@@ -70,20 +72,38 @@ import Testing
 
     @Test(arguments: [
         ("idle_timout_seconds = 30", "k.toml: idle_timout_seconds: unknown key"),
-        ("[camera]\nwidht = 640", "k.toml: camera.widht: unknown key (known in [camera]: device, width, height, frames_per_second)"),
+        (
+            "[camera]\nwidht = 640",
+            "k.toml: camera.widht: unknown key (known in [camera]: device, width, height, frames_per_second)"
+        ),
         ("[cameras]\ndevice = \"/dev/video0\"", "k.toml: cameras: unknown key"),
         ("language = \"fr\"", "k.toml: language: must be \"es\" or \"en\", not \"fr\""),
-        ("[camera]\nwidth = \"wide\"", "k.toml: camera.width: must be a whole number between 160 and 4096, not a string"),
+        (
+            "[camera]\nwidth = \"wide\"",
+            "k.toml: camera.width: must be a whole number between 160 and 4096, not a string"
+        ),
         ("[camera]\nwidth = 99999", "k.toml: camera.width: must be between 160 and 4096, not 99999"),
         ("[camera]\ndevice = \"video0\"", "k.toml: camera.device: must be an absolute device path"),
         ("idle_timeout_seconds = -1", "k.toml: idle_timeout_seconds: must be between 5 and 3600, not -1"),
         ("[scanner]\nsymbologies = [\"qrcode\", \"aztec\"]", "k.toml: scanner.symbologies: unknown symbology 'aztec'"),
         ("[scanner]\nsymbologies = \"qrcode\"", "k.toml: scanner.symbologies: must be a list of strings"),
-        ("[scanner]\ndebounce_seconds = true", "k.toml: scanner.debounce_seconds: must be a number of seconds, not a bool"),
-        ("[labels]\nsignature_policy = \"always\"", "k.toml: labels.signature_policy: must be \"require\", \"prefer\" or \"off\""),
-        ("[labels]\nurl_template = \"https://x.example/s/\"", "k.toml: labels.url_template: stop URL template \"https://x.example/s/\" has no {stop_code}"),
+        (
+            "[scanner]\ndebounce_seconds = true",
+            "k.toml: scanner.debounce_seconds: must be a number of seconds, not a bool"
+        ),
+        (
+            "[labels]\nsignature_policy = \"always\"",
+            "k.toml: labels.signature_policy: must be \"require\", \"prefer\" or \"off\""
+        ),
+        (
+            "[labels]\nurl_template = \"https://x.example/s/\"",
+            "k.toml: labels.url_template: stop URL template \"https://x.example/s/\" has no {stop_code}"
+        ),
         ("[labels]\npublic_keys = [\"nonsense\"]", "k.toml: labels.public_keys[0]: not a public key"),
-        ("[labels]\nsignature_policy = \"require\"", "k.toml: labels.public_keys: signature_policy = \"require\" needs at least one public key"),
+        (
+            "[labels]\nsignature_policy = \"require\"",
+            "k.toml: labels.public_keys: signature_policy = \"require\" needs at least one public key"
+        ),
         ("camera = 3", "k.toml: camera: must be a table"),
         ("[timetable]\nmax_transfers = 9", "k.toml: timetable.max_transfers: must be between 0 and 8, not 9"),
     ])
@@ -101,12 +121,16 @@ import Testing
             _ = try KioskConfigFile.parse("language = \"es\"\n[camera\nwidth = 3", file: "k.toml")
             Issue.record("accepted broken TOML")
         } catch {
-            #expect(error.description.hasPrefix("k.toml:2:") && error.description.contains("TOML syntax error"), "got: \(error.description)")
+            #expect(
+                error.description.hasPrefix("k.toml:2:") && error.description.contains("TOML syntax error"),
+                "got: \(error.description)")
         }
         do {
             _ = try KioskConfigFile.load(path: "/nonexistent/kiosk.toml")
         } catch {
-            #expect(error.description == "/nonexistent/kiosk.toml: no such file (copy kiosk/kiosk.example.toml and edit it)")
+            #expect(
+                error.description == "/nonexistent/kiosk.toml: no such file (copy kiosk/kiosk.example.toml and edit it)"
+            )
         }
     }
 }
@@ -114,11 +138,19 @@ import Testing
 /// Found by fuzzing: toml++ asserts (aborting the kiosk) on a non-ASCII key; the config reader refuses it first.
 @Suite struct TOMLPrecheckTests {
     @Test func nonASCIIKeysAreASyntaxErrorNotACrash() throws {
-        let error = try #require(throws: KioskConfigError.self) { try KioskConfigFile.parse("[cámara]\ndevice = \"/dev/video0\"\n", file: "k.toml") }
+        let error = try #require(throws: KioskConfigError.self) {
+            try KioskConfigFile.parse("[cámara]\ndevice = \"/dev/video0\"\n", file: "k.toml")
+        }
         #expect(error.file == "k.toml:1:3")
         #expect(error.problem.contains("only ASCII may appear outside quoted strings"))
         let fuzzed = "[\u{FFFD}\u{FFFD}table]\nwindow_minutes = \"sixty\"\n"
         #expect(throws: KioskConfigError.self) { try KioskConfigFile.parse(fuzzed, file: "k.toml") }
+    }
+
+    @Test(arguments: ["a = [1, }\n", "a = [[1],}\n", "h =" + String(repeating: "[", count: 40) + "}\n"])
+    func mismatchedBracketsAreASyntaxError(text: String) throws {
+        let error = try #require(throws: KioskConfigError.self) { try KioskConfigFile.parse(text, file: "k.toml") }
+        #expect(error.problem.contains("does not close") || error.problem.contains("nested more than 32 deep"), "\(error)")
     }
 
     @Test(arguments: ["[:scanner]\n", "[.a]\n", "[[.a]]\n", "x = 1\n  [ :y]\n"])

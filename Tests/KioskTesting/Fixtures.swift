@@ -15,7 +15,9 @@ public enum SampleNetwork {
         let path = TemporaryFolder.make("sample").appendingPathComponent("routes.sqlite").path
         do {
             let result = try Programs.runKiosk(["import", feed.path, "--db", path])
-            guard result.status == 0 else { return .failure(FixtureFailure("kiosk import of the sample network failed:\n\(result)")) }
+            guard result.status == 0 else {
+                return .failure(FixtureFailure("kiosk import of the sample network failed:\n\(result)"))
+            }
             return .success(path)
         } catch {
             return .failure(FixtureFailure("cannot run \(Programs.kiosk.path): \(error)"))
@@ -40,15 +42,19 @@ public enum FakeCamera {
 
     /// Built once per test process, beside the products when the build folder is writable.
     private static let built: Result<String, FixtureFailure> = {
-        guard let compiler = Programs.compiler else { return .failure(FixtureFailure("no C compiler (cc, gcc, clang) on PATH")) }
+        guard let compiler = Programs.compiler else {
+            return .failure(FixtureFailure("no C compiler (cc, gcc, clang) on PATH"))
+        }
         let products = Programs.productsDirectory.path
-        let directory = FileManager.default.isWritableFile(atPath: products) ? products : TemporaryFolder.make("fakev4l2").path
+        let directory =
+            FileManager.default.isWritableFile(atPath: products) ? products : TemporaryFolder.make("fakev4l2").path
         let library = directory + "/libfakev4l2.so"
         let temporary = library + ".\(getpid()).tmp"
         let result: ProcessResult
         do {
-            result = try Programs.run(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-o", temporary, source.path, "-ldl", "-lpthread"],
-                                      limit: 120)
+            result = try Programs.run(
+                compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-o", temporary, source.path, "-ldl", "-lpthread"],
+                limit: 120)
         } catch {
             return .failure(FixtureFailure("cannot run \(compiler.path): \(error)"))
         }

@@ -44,15 +44,21 @@ public enum Programs {
     public static let sampleCache = TemporaryFolder.make("cache")
 
     /// Runs `kiosk ARGS…` to completion with the shared sample cache (unless `environment` sets another).
-    public static func runKiosk(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                                preload: String? = nil, limit: Double = 600) throws -> ProcessResult {
-        try run(kiosk, arguments, environment: kioskEnvironment(environment), input: input, preload: preload, limit: limit)
+    public static func runKiosk(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+        preload: String? = nil, limit: Double = 600
+    ) throws -> ProcessResult {
+        try run(
+            kiosk, arguments, environment: kioskEnvironment(environment), input: input, preload: preload, limit: limit)
     }
 
     /// Starts `kiosk ARGS…` in the background with the shared sample cache (unless `environment` sets another).
-    public static func startKiosk(_ arguments: [String], environment: [String: String] = [:], preload: String? = nil,
-                                  mergeOutput: Bool = false) throws -> RunningProgram {
-        try start(kiosk, arguments, environment: kioskEnvironment(environment), preload: preload, mergeOutput: mergeOutput)
+    public static func startKiosk(
+        _ arguments: [String], environment: [String: String] = [:], preload: String? = nil,
+        mergeOutput: Bool = false
+    ) throws -> RunningProgram {
+        try start(
+            kiosk, arguments, environment: kioskEnvironment(environment), preload: preload, mergeOutput: mergeOutput)
     }
 
     private static func kioskEnvironment(_ environment: [String: String]) -> [String: String] {
@@ -63,8 +69,10 @@ public enum Programs {
 
     /// Runs a program to completion and captures what it printed. `limit` seconds is a guard against hangs only:
     /// a child still running then is killed, and its standard error says so.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                           preload: String? = nil, limit: Double = 600) throws -> ProcessResult {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+        preload: String? = nil, limit: Double = 600
+    ) throws -> ProcessResult {
         try start(executable, arguments, environment: environment, input: input, preload: preload).wait(limit: limit)
     }
 
@@ -74,9 +82,13 @@ public enum Programs {
     /// reaches the child it is meant for), with `environment` on top and `LD_PRELOAD` = `preload` when given.
     /// With `mergeOutput`, standard error goes to the same file as standard output, so the order of the two can be
     /// read back. Standard input is `input`, else /dev/null.
-    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                             preload: String? = nil, mergeOutput: Bool = false) throws -> RunningProgram {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FAKEV4L2_") && $0.key != "LD_PRELOAD" }
+    public static func start(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+        preload: String? = nil, mergeOutput: Bool = false
+    ) throws -> RunningProgram {
+        var env = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("FAKEV4L2_") && $0.key != "LD_PRELOAD"
+        }
         for (key, value) in environment { env[key] = value }
         if let preload { env["LD_PRELOAD"] = preload }
         let directory = TemporaryFolder.make("run")
@@ -111,8 +123,11 @@ public enum Programs {
 
     /// An executable on the PATH (or a path to one), or nil.
     public static func which(_ name: String) -> URL? {
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+        if name.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil
+        }
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return URL(fileURLWithPath: path) }
         }
@@ -188,10 +203,13 @@ public final class RunningProgram {
         let status = exitStatus ?? 0
         let signal: Int32? = status & 0x7F == 0 ? nil : status & 0x7F
         let stdout = output
-        var stderr = outPath == errPath ? "" : String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
+        var stderr =
+            outPath == errPath
+            ? "" : String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
         if killed { stderr += "\n[test harness: killed after \(limit) s]" }
         try? FileManager.default.removeItem(at: directory)
-        return ProcessResult(status: signal.map { 128 + $0 } ?? (status >> 8) & 0xFF, stdout: stdout, stderr: stderr, signal: signal)
+        return ProcessResult(
+            status: signal.map { 128 + $0 } ?? (status >> 8) & 0xFF, stdout: stdout, stderr: stderr, signal: signal)
     }
 }
 
@@ -223,7 +241,8 @@ public enum SharedData {
 
     public static var isAvailable: Bool { folder != nil }
 
-    public static let missing = "../shared/data is not beside the repository: the checks on real public data are skipped"
+    public static let missing =
+        "../shared/data is not beside the repository: the checks on real public data are skipped"
 }
 
 /// Files of the repository the tests read: fixtures, the sample network's text.

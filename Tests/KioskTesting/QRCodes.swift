@@ -12,7 +12,11 @@ public enum QRCodes {
 
     /// The module matrix of `bytes` in byte mode: `width × width`, true = dark.
     public static func matrix(_ bytes: [UInt8], correction: Correction = .medium) -> Matrix {
-        guard let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, QRecLevel(rawValue: UInt32(correction.rawValue))) }) else {
+        guard
+            let code = bytes.withUnsafeBufferPointer({
+                QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, QRecLevel(rawValue: UInt32(correction.rawValue)))
+            })
+        else {
             fatalError("QRcode_encodeData failed for \(bytes.count) bytes")
         }
         defer { QRcode_free(code) }
@@ -25,13 +29,16 @@ public enum QRCodes {
 
     /// Draws `matrix` with its quiet zone into 8-bit grey `pixels` (`width × height`, row by row), its top left
     /// corner at (`x`, `y`), `module` pixels a module; what falls outside the image is left out.
-    public static func draw(_ matrix: Matrix, into pixels: inout [UInt8], width: Int, height: Int, x: Int, y: Int, module: Int,
-                            ink: UInt8 = 25, paper: UInt8 = 230) {
+    public static func draw(
+        _ matrix: Matrix, into pixels: inout [UInt8], width: Int, height: Int, x: Int, y: Int, module: Int,
+        ink: UInt8 = 25, paper: UInt8 = 230
+    ) {
         let side = Self.side(matrix, module: module)
         for py in 0..<side where y + py >= 0 && y + py < height {
             for px in 0..<side where x + px >= 0 && x + px < width {
                 let mx = px / module - quietZone, my = py / module - quietZone
-                let dark = mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width && matrix.dark[my * matrix.width + mx]
+                let dark =
+                    mx >= 0 && my >= 0 && mx < matrix.width && my < matrix.width && matrix.dark[my * matrix.width + mx]
                 pixels[(y + py) * width + x + px] = dark ? ink : paper
             }
         }

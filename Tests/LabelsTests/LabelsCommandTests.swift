@@ -11,7 +11,8 @@ struct LabelsCommandTests {
         struct Label: Decodable {
             var stopId: String, stopCode: String?, value: String, payload: String, page: Int
         }
-        var files: [String], pages: Int, template: String, feedId: String, keyId: String?, labels: [Label], warnings: [String]
+        var files: [String], pages: Int, template: String, feedId: String, keyId: String?, labels: [Label],
+            warnings: [String]
     }
 
     func labels(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
@@ -44,8 +45,11 @@ struct LabelsCommandTests {
         let huge = dir.appendingPathComponent("huge.key").path
         try #require(FileManager.default.createFile(atPath: huge, contents: nil) && truncate(huge, 1 << 30) == 0)
         let out = dir.appendingPathComponent("labels.pdf")
-        let cases = [("/dev/zero", "is a character device, not a key file"), (dir.path, "is a directory, not a key file"),
-                     (fifo, "is a FIFO (named pipe), not a key file"), (huge, "1073741824 bytes or more is too large for a key file")]
+        let cases = [
+            ("/dev/zero", "is a character device, not a key file"), (dir.path, "is a directory, not a key file"),
+            (fifo, "is a FIFO (named pipe), not a key file"),
+            (huge, "1073741824 bytes or more is too large for a key file"),
+        ]
         for (key, reason) in cases {
             let result = try labels(["--stops", "1091", "--sign-key", key, "--out", out.path])
             #expect(result.status == 2, "\(key): \(result.stderr)")
@@ -56,7 +60,9 @@ struct LabelsCommandTests {
 
     // MARK: - Round trip
 
-    @Test("every stop of the sample network: PDF → pdftoppm → zbar → payload → signature verifies → kiosk lookup finds the same stop")
+    @Test(
+        "every stop of the sample network: PDF → pdftoppm → zbar → payload → signature verifies → kiosk lookup finds the same stop"
+    )
     func roundTripEveryStop() throws {
         let dir = TemporaryFolder.make("roundtrip")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -78,12 +84,19 @@ struct LabelsCommandTests {
 
         let publicKey = try PublicKey(encoded: key.publicLine)
         #expect(publicKey.keyID == run.keyId)
-        let parser = PayloadParser(feedID: run.feedId, ownTemplates: [try StopURLTemplate(run.template)], trustedKeys: [publicKey], policy: .require)
+        let parser = PayloadParser(
+            feedID: run.feedId, ownTemplates: [try StopURLTemplate(run.template)], trustedKeys: [publicKey],
+            policy: .require)
         let byPayload = Dictionary(uniqueKeysWithValues: run.labels.map { ($0.payload, $0) })
         for payload in decoded {
-            guard let label = byPayload[payload] else { Issue.record("decoded a payload no label has: \(payload)"); continue }
-            guard case .stopReference(let reference) = parser.parse(payload), case .verified(let keyID) = reference.signature else {
-                Issue.record("stop \(label.stopId): not accepted as a verified label: \(parser.parse(payload))"); continue
+            guard let label = byPayload[payload] else {
+                Issue.record("decoded a payload no label has: \(payload)"); continue
+            }
+            guard case .stopReference(let reference) = parser.parse(payload),
+                case .verified(let keyID) = reference.signature
+            else {
+                Issue.record("stop \(label.stopId): not accepted as a verified label: \(parser.parse(payload))");
+                continue
             }
             #expect(keyID == publicKey.keyID)
             #expect(reference.kind == .stopCode && reference.value == label.stopCode)
@@ -99,14 +112,17 @@ struct LabelsCommandTests {
 
         // And the whole kiosk path at once: `kiosk scan` decodes the pages, checks each signature against the
         // public key under the `require` policy, and resolves the stop in the database.
-        let scan = try Programs.runKiosk(["scan", "--images"] + pages.map(\.path)
-                                            + ["--policy", "require", "--public-key", key.publicLine, "--json", "--debounce", "0"])
+        let scan = try Programs.runKiosk(
+            ["scan", "--images"] + pages.map(\.path)
+                + ["--policy", "require", "--public-key", key.publicLine, "--json", "--debounce", "0"])
         #expect(scan.status == 0, "\(scan.stderr)")
         var scanned: [String: String] = [:]
         for line in scan.stdout.split(separator: "\n") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect(object?["status"] as? String == "stop", "\(line)")
-            if let text = object?["text"] as? String, let id = (object?["stop"] as? [String: Any])?["id"] as? String { scanned[text] = id }
+            if let text = object?["text"] as? String, let id = (object?["stop"] as? [String: Any])?["id"] as? String {
+                scanned[text] = id
+            }
         }
         #expect(scanned.count == 76)
         for (payload, id) in scanned { #expect(byPayload[payload]?.stopId == id, "\(payload)") }
@@ -117,7 +133,10 @@ struct LabelsCommandTests {
         let dir = TemporaryFolder.make("lookupurl")
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = try newKey(dir)
-        let result = try labels(["--stops", "1011", "--sign-key", key.privatePath, "--out", dir.appendingPathComponent("x.pdf").path, "--json"])
+        let result = try labels([
+            "--stops", "1011", "--sign-key", key.privatePath, "--out", dir.appendingPathComponent("x.pdf").path,
+            "--json",
+        ])
         let payload = try #require(try summary(result).labels.first?.payload)
         let signed = try Programs.runKiosk(["lookup", payload])
         #expect(signed.status == 2)
@@ -134,12 +153,15 @@ struct LabelsCommandTests {
         let ours = try newKey(dir.appendingPathComponent("ours"))
         let theirs = try newKey(dir.appendingPathComponent("theirs"))
         let out = dir.appendingPathComponent("one.png")
-        let result = try labels(["--stops", "1011", "--layout", "single", "--sign-key", theirs.privatePath, "--out", out.path, "--json"])
+        let result = try labels([
+            "--stops", "1011", "--layout", "single", "--sign-key", theirs.privatePath, "--out", out.path, "--json",
+        ])
         try #require(result.status == 0, "\(result.stderr)")
         let symbols = try TestSupport.decode(out, symbologies: [.qrCode])
         try #require(symbols.count == 1)
-        let parser = PayloadParser(feedID: "transit.example", ownTemplates: [try StopURLTemplate("https://transit.example/s/{stop_code}")],
-                                   trustedKeys: [try PublicKey(encoded: ours.publicLine)], policy: .prefer)
+        let parser = PayloadParser(
+            feedID: "transit.example", ownTemplates: [try StopURLTemplate("https://transit.example/s/{stop_code}")],
+            trustedKeys: [try PublicKey(encoded: ours.publicLine)], policy: .prefer)
         guard case .forged(.unknownKey, let claimed) = parser.parse(symbols[0].lossyText) else {
             Issue.record("accepted: \(parser.parse(symbols[0].lossyText))"); return
         }
@@ -166,9 +188,13 @@ struct LabelsCommandTests {
     func unknownStops() throws {
         let dir = TemporaryFolder.make("unknown")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try labels(["--stops", "1011", "NOPE-1", "9999", "--out", dir.appendingPathComponent("x.pdf").path])
+        let result = try labels([
+            "--stops", "1011", "NOPE-1", "9999", "--out", dir.appendingPathComponent("x.pdf").path,
+        ])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("'NOPE-1'") && result.stderr.contains("'9999'") && result.stderr.contains("nothing was written"))
+        #expect(
+            result.stderr.contains("'NOPE-1'") && result.stderr.contains("'9999'")
+                && result.stderr.contains("nothing was written"))
         #expect(!result.stderr.contains("'1011'"))
         #expect(TestSupport.listing(dir).isEmpty)
     }
@@ -177,14 +203,21 @@ struct LabelsCommandTests {
     func emptyRoute() throws {
         let dir = TemporaryFolder.make("emptyroute")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let feed = TemporaryFolder.make("feed", files: [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agencia,https://a.example,America/Guayaquil\n",
-            "stops.txt": "stop_id,stop_code,stop_name,stop_lat,stop_lon\nS1,101,Primera,-0.20,-78.50\nS2,102,Segunda,-0.21,-78.50\n",
-            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR1,A,1,Uno,3\nR2,A,2,Dos (sin viajes),3\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20261231\n",
-            "trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\n",
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\n",
-        ])
+        let feed = TemporaryFolder.make(
+            "feed",
+            files: [
+                "agency.txt":
+                    "agency_id,agency_name,agency_url,agency_timezone\nA,Agencia,https://a.example,America/Guayaquil\n",
+                "stops.txt":
+                    "stop_id,stop_code,stop_name,stop_lat,stop_lon\nS1,101,Primera,-0.20,-78.50\nS2,102,Segunda,-0.21,-78.50\n",
+                "routes.txt":
+                    "route_id,agency_id,route_short_name,route_long_name,route_type\nR1,A,1,Uno,3\nR2,A,2,Dos (sin viajes),3\n",
+                "calendar.txt":
+                    "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,20260101,20261231\n",
+                "trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\n",
+                "stop_times.txt":
+                    "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\n",
+            ])
         defer { try? FileManager.default.removeItem(at: feed) }
         let db = dir.appendingPathComponent("routes.sqlite").path
         let imported = try Programs.runKiosk(["import", feed.path, "--db", db])
@@ -195,7 +228,8 @@ struct LabelsCommandTests {
         #expect(empty.stderr.contains("'R2' has no stops"), "\(empty.stderr)")
         let unknown = try labels(["--db", db, "--route", "R9", "--out", out])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("no route 'R9'") && unknown.stderr.contains("routes include"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("no route 'R9'") && unknown.stderr.contains("routes include"), "\(unknown.stderr)")
         let fine = try labels(["--db", db, "--route", "1", "--out", out, "--json"])
         #expect(try summary(fine).labels.map(\.stopId) == ["S1", "S2"])
         #expect(!TestSupport.listing(dir).contains { $0.hasPrefix(".x.pdf") })
@@ -206,26 +240,33 @@ struct LabelsCommandTests {
         let dir = TemporaryFolder.make("config")
         defer { try? FileManager.default.removeItem(at: dir) }
         let config = dir.appendingPathComponent("kiosk.toml")
-        try Data("[labels]\nurl_template = \"https://q.example/p/{stop_id}\"\nfeed_id = \"quito-sample\"\n".utf8).write(to: config)
+        try Data("[labels]\nurl_template = \"https://q.example/p/{stop_id}\"\nfeed_id = \"quito-sample\"\n".utf8).write(
+            to: config)
         let out = dir.appendingPathComponent("x.pdf").path
         let run = try summary(try labels(["--stops", "1011", "--config", config.path, "--out", out, "--json"]))
         #expect(run.template == "https://q.example/p/{stop_id}")
         #expect(run.feedId == "quito-sample")
         #expect(run.labels.map(\.payload) == ["https://q.example/p/MQ01A"])
-        let overridden = try summary(try labels(["--stops", "1011", "--config", config.path, "--template", "https://t.example/{stop_code}",
-                                                 "--feed-id", "other", "--out", out, "--json"]))
+        let overridden = try summary(
+            try labels([
+                "--stops", "1011", "--config", config.path, "--template", "https://t.example/{stop_code}",
+                "--feed-id", "other", "--out", out, "--json",
+            ]))
         #expect(overridden.labels.map(\.payload) == ["https://t.example/1011"])
         #expect(overridden.feedId == "other")
         let broken = dir.appendingPathComponent("broken.toml")
         try Data("[labels]\nurl_template = \"https://q.example/p/\"\n".utf8).write(to: broken)
         let refused = try labels(["--stops", "1011", "--config", broken.path, "--out", out])
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("broken.toml") && refused.stderr.contains("labels.url_template"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("broken.toml") && refused.stderr.contains("labels.url_template"),
+            "\(refused.stderr)")
     }
 
     // MARK: - Keys
 
-    @Test("keys generate writes a 0600 private key and prints its ID; keys show prints the public line from either file")
+    @Test(
+        "keys generate writes a 0600 private key and prints its ID; keys show prints the public line from either file")
     func keys() throws {
         let dir = TemporaryFolder.make("keys").appendingPathComponent("new")
         defer { try? FileManager.default.removeItem(at: dir.deletingLastPathComponent()) }
@@ -245,7 +286,9 @@ struct LabelsCommandTests {
         let again = try Programs.runKiosk(["keys", "generate", "--out", dir.path])
         #expect(again.status == 2)
         #expect(again.stderr.contains("already exists"))
-        #expect(try KeyFile.loadPrivateKey(from: privatePath).keyPair.keyID == loaded.keyPair.keyID, "the key was not replaced")
+        #expect(
+            try KeyFile.loadPrivateKey(from: privatePath).keyPair.keyID == loaded.keyPair.keyID,
+            "the key was not replaced")
     }
 
     @Test("a missing or malformed key file is an error naming it; a key others can read is a warning")
@@ -253,7 +296,9 @@ struct LabelsCommandTests {
         let dir = TemporaryFolder.make("badkeys")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("x.pdf").path
-        let missing = try labels(["--stops", "1011", "--sign-key", dir.appendingPathComponent("none.key").path, "--out", out])
+        let missing = try labels([
+            "--stops", "1011", "--sign-key", dir.appendingPathComponent("none.key").path, "--out", out,
+        ])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("none.key") && missing.stderr.contains("no such key file"))
 
@@ -286,8 +331,14 @@ struct LabelsCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("x.pdf").path
         let cases: [([String], String)] = [
-            (["--stops", "1011", "--template", "https://transit.example/s/", "--out", out], "no {stop_code} or {stop_id} placeholder"),
-            (["--stops", "1011", "--template", "https://transit.example/s/{stop_name}", "--out", out], "unknown placeholder {stop_name}"),
+            (
+                ["--stops", "1011", "--template", "https://transit.example/s/", "--out", out],
+                "no {stop_code} or {stop_id} placeholder"
+            ),
+            (
+                ["--stops", "1011", "--template", "https://transit.example/s/{stop_name}", "--out", out],
+                "unknown placeholder {stop_name}"
+            ),
             (["--stops", "1011", "--out", "/nonexistent-dir/x.pdf"], "the directory /nonexistent-dir does not exist"),
             (["--stops", "1011", "--out", dir.path], "is a directory"),
             (["--stops", "1011", "--layout", "a3", "--out", out], "unknown --layout 'a3'"),
@@ -298,8 +349,13 @@ struct LabelsCommandTests {
             (["--stops", "1011", "--ecc", "X", "--out", out], "--ecc"),
             (["--stops", "1011", "--format", "svg", "--print"], "--print sends PDF only"),
             (["--stops", "1011", "--printer", "office", "--out", out], "--printer needs --print"),
-            (["--all", "--layout", "a4-21", "--ecc", "H", "--template", "https://transport.city-of-example.example/stops/labels/version-one/{stop_code}",
-              "--sign-key", "KEY", "--out", out], "QR modules would be"),
+            (
+                [
+                    "--all", "--layout", "a4-21", "--ecc", "H", "--template",
+                    "https://transport.city-of-example.example/stops/labels/version-one/{stop_code}",
+                    "--sign-key", "KEY", "--out", out,
+                ], "QR modules would be"
+            ),
         ]
         let key = try newKey(dir.appendingPathComponent("k"))
         for (arguments, expected) in cases {
@@ -315,7 +371,9 @@ struct LabelsCommandTests {
         let dir = TemporaryFolder.make("print")
         defer { try? FileManager.default.removeItem(at: dir) }
         // A PATH without lp (an empty directory).
-        let result = try labels(["--stops", "1011", "--print", "--out", dir.appendingPathComponent("x.pdf").path], environment: ["PATH": dir.path])
+        let result = try labels(
+            ["--stops", "1011", "--print", "--out", dir.appendingPathComponent("x.pdf").path],
+            environment: ["PATH": dir.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("CUPS is not installed") && result.stderr.contains("no 'lp' on PATH"))
         #expect(TestSupport.listing(dir).isEmpty)
@@ -327,9 +385,12 @@ struct LabelsCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("lp.log")
         let lp = dir.appendingPathComponent("lp")
-        try Data("#!/bin/sh\necho \"$@\" > \(log.path)\nfor last; do :; done\nhead -c 5 \"$last\" >> \(log.path)\n".utf8).write(to: lp)
+        try Data(
+            "#!/bin/sh\necho \"$@\" > \(log.path)\nfor last; do :; done\nhead -c 5 \"$last\" >> \(log.path)\n".utf8
+        ).write(to: lp)
         chmod(lp.path, 0o755)
-        let result = try labels(["--stops", "1011", "--print", "--printer", "oficina"], environment: ["PATH": dir.path + ":/usr/bin:/bin"])
+        let result = try labels(
+            ["--stops", "1011", "--print", "--printer", "oficina"], environment: ["PATH": dir.path + ":/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.stderr)")
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(logged.hasPrefix("-d oficina -t StopKiosk labels -- /"), "\(logged)")

@@ -10,9 +10,11 @@ enum TestSupport {
     /// Rasterises a PDF's pages with poppler's `pdftoppm` (greyscale PGM, which `ImageFile` reads); the set-up
     /// (kiosk/setup.sh) installs poppler-utils, so its absence fails the test.
     static func rasterise(pdf: URL, dpi: Int = 150) throws -> [URL] {
-        let pdftoppm = try #require(Programs.which("pdftoppm"), "pdftoppm is not on the PATH: install poppler-utils (kiosk/setup.sh does)")
+        let pdftoppm = try #require(
+            Programs.which("pdftoppm"), "pdftoppm is not on the PATH: install poppler-utils (kiosk/setup.sh does)")
         let dir = TemporaryFolder.make("pages")
-        let result = try Programs.run(pdftoppm, ["-r", String(dpi), "-gray", pdf.path, dir.appendingPathComponent("page").path])
+        let result = try Programs.run(
+            pdftoppm, ["-r", String(dpi), "-gray", pdf.path, dir.appendingPathComponent("page").path])
         #expect(result.status == 0, "pdftoppm failed: \(result.stderr)")
         return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "pgm" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
@@ -36,11 +38,16 @@ enum TestSupport {
 
     /// A few stops with what real feeds throw at labels.
     static let stops: [LabelStop] = [
-        LabelStop(id: "MQ01A", code: "1011", name: "Quitumbe", routes: [LabelRoute(name: "L1", color: RGBColor(hex: "D52B1E"), textColor: .white)],
-                  agencies: ["Metro de Quito"]),
-        LabelStop(id: "EP-X", code: "0701", name: "Parque Bicentenario – Andén Norte (hacia El Labrador)",
-                  routes: ["A3", "TB", "EV", "MB"].map { LabelRoute(name: $0, color: RGBColor(hex: "F5B800"), textColor: .black) },
-                  agencies: ["Empresa Pública Metropolitana de Transporte de Pasajeros de Quito"]),
+        LabelStop(
+            id: "MQ01A", code: "1011", name: "Quitumbe",
+            routes: [LabelRoute(name: "L1", color: RGBColor(hex: "D52B1E"), textColor: .white)],
+            agencies: ["Metro de Quito"]),
+        LabelStop(
+            id: "EP-X", code: "0701", name: "Parque Bicentenario – Andén Norte (hacia El Labrador)",
+            routes: ["A3", "TB", "EV", "MB"].map {
+                LabelRoute(name: $0, color: RGBColor(hex: "F5B800"), textColor: .black)
+            },
+            agencies: ["Empresa Pública Metropolitana de Transporte de Pasajeros de Quito"]),
         LabelStop(id: "S3", code: "7", name: "Ñuñoa", routes: [], agencies: []),
     ]
 

@@ -1,5 +1,6 @@
 import Scanning
 import Testing
+
 @testable import Labels
 
 /// Draws symbols straight into pixels (no cairo), so these tests check the encoders alone against zbar.
@@ -58,7 +59,9 @@ struct Code128Tests {
         #expect(try Code128(encoding: "12345").symbols == [105, 12, 34, 100, 21, 54, 106])
     }
 
-    @Test("zbar reads back what we encode", arguments: ["2201", "0701", "7", "12345", "TB-EJIDO-N", "MQ01A", "a/b:c.d (x)", "~ !", "00"])
+    @Test(
+        "zbar reads back what we encode",
+        arguments: ["2201", "0701", "7", "12345", "TB-EJIDO-N", "MQ01A", "a/b:c.d (x)", "~ !", "00"])
     func zbarReadsBack(value: String) throws {
         let code = try Code128(encoding: value)
         let decoder = ZBarDecoder(configuration: DecoderConfiguration(symbologies: [.code128], recovery: []))
@@ -130,8 +133,12 @@ struct QROutlineTests {
         return inside
     }
 
-    @Test("the outline encloses exactly the dark modules, with fewer corners than run rectangles have",
-          arguments: ["1", "https://transit.example/s/1011", "https://transit.example/s/2201?k=3fa28c0d5e1b7a90&s=" + String(repeating: "Zz9-", count: 21) + "xy"])
+    @Test(
+        "the outline encloses exactly the dark modules, with fewer corners than run rectangles have",
+        arguments: [
+            "1", "https://transit.example/s/1011",
+            "https://transit.example/s/2201?k=3fa28c0d5e1b7a90&s=" + String(repeating: "Zz9-", count: 21) + "xy",
+        ])
     func outlineMatchesModules(payload: String) throws {
         let matrix = try QRMatrix(encoding: payload, errorCorrection: .medium)
         let loops = matrix.outline

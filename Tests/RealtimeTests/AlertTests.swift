@@ -10,29 +10,45 @@ import TransitStore
 
     static let routes = [
         "R1": RouteRecord(info: S.route, agencyID: "A", routeType: 3),
-        "R2": RouteRecord(info: RouteInfo(id: "R2", shortName: "2", longName: nil, mode: .tram, color: nil, textColor: nil, agency: "B"),
-                          agencyID: "B", routeType: 0),
+        "R2": RouteRecord(
+            info: RouteInfo(
+                id: "R2", shortName: "2", longName: nil, mode: .tram, color: nil, textColor: nil, agency: "B"),
+            agencyID: "B", routeType: 0),
     ]
 
     static let scope: AlertIndex.Scope = {
-        let view = StopView(stop: S.stopInfo("C"), platforms: [S.stopInfo("C")], at: S.instant(8, 0), windowMinutes: 60, timeZone: "America/Guayaquil",
-                            serviceDate: "2026-03-02", routes: [RouteAtStop(route: S.route, directions: [.init(directionID: 0, headsigns: ["E"])])],
-                            departures: [S.departure("T1", stopIndex: 2)], serviceSpans: [], nextDeparture: nil, nearby: [], nearbyRadiusMeters: 0)
+        let view = StopView(
+            stop: S.stopInfo("C"), platforms: [S.stopInfo("C")], at: S.instant(8, 0), windowMinutes: 60,
+            timeZone: "America/Guayaquil",
+            serviceDate: "2026-03-02",
+            routes: [RouteAtStop(route: S.route, directions: [.init(directionID: 0, headsigns: ["E"])])],
+            departures: [S.departure("T1", stopIndex: 2)], serviceSpans: [], nextDeparture: nil, nearby: [],
+            nearbyRadiusMeters: 0)
         return AlertIndex.Scope(view: view, routes: routes, agencyIDs: ["A", "B"])
     }()
 
-    func alert(_ id: String, _ selectors: [TransitRealtime_EntitySelector], periods: [(UInt64, UInt64)] = [],
-               texts: [(String, String?)] = [("Aviso", "es"), ("Notice", "en")]) -> TransitRealtime_FeedEntity {
+    func alert(
+        _ id: String, _ selectors: [TransitRealtime_EntitySelector], periods: [(UInt64, UInt64)] = [],
+        texts: [(String, String?)] = [("Aviso", "es"), ("Notice", "en")]
+    ) -> TransitRealtime_FeedEntity {
         var entity = TransitRealtime_FeedEntity()
         entity.id = id
         entity.alert.informedEntity = selectors
-        entity.alert.activePeriod = periods.map { var r = TransitRealtime_TimeRange(); if $0.0 > 0 { r.start = $0.0 }; if $0.1 > 0 { r.end = $0.1 }; return r }
-        entity.alert.headerText.translation = texts.map { var t = TransitRealtime_TranslatedString.Translation(); t.text = $0.0; if let l = $0.1 { t.language = l }; return t }
+        entity.alert.activePeriod = periods.map {
+            var r = TransitRealtime_TimeRange(); if $0.0 > 0 { r.start = $0.0 }; if $0.1 > 0 { r.end = $0.1 }; return r
+        }
+        entity.alert.headerText.translation = texts.map {
+            var t = TransitRealtime_TranslatedString.Translation(); t.text = $0.0; if let l = $0.1 { t.language = l };
+            return t
+        }
         entity.alert.effect = .detour
         return entity
     }
 
-    func selector(agency: String? = nil, route: String? = nil, routeType: Int32? = nil, stop: String? = nil, trip: String? = nil, direction: UInt32? = nil) -> TransitRealtime_EntitySelector {
+    func selector(
+        agency: String? = nil, route: String? = nil, routeType: Int32? = nil, stop: String? = nil, trip: String? = nil,
+        direction: UInt32? = nil
+    ) -> TransitRealtime_EntitySelector {
         var s = TransitRealtime_EntitySelector()
         if let agency { s.agencyID = agency }
         if let route { s.routeID = route }
@@ -43,7 +59,9 @@ import TransitStore
         return s
     }
 
-    func selected(_ entities: [TransitRealtime_FeedEntity], at: Date = S.instant(8, 0), language: String = "es") throws -> [StopAlert] {
+    func selected(
+        _ entities: [TransitRealtime_FeedEntity], at: Date = S.instant(8, 0), language: String = "es"
+    ) throws -> [StopAlert] {
         let feed = try S.feed(timestamp: UInt64(S.epoch(8, 0)), entities)
         return AlertIndex(feed: feed).select(for: Self.scope, routes: Self.routes, at: at, language: language)
     }
@@ -60,7 +78,7 @@ import TransitStore
             alert("tram", [selector(routeType: 0)]),
             alert("agency", [selector(agency: "A")]),
             alert("other-agency", [selector(agency: "B")]),
-            alert("stop-and-route", [selector(route: "R2", stop: "C")]), // both must match: R2 does not serve C
+            alert("stop-and-route", [selector(route: "R2", stop: "C")]),  // both must match: R2 does not serve C
             alert("empty", [TransitRealtime_EntitySelector()]),
             alert("second-selector", [selector(stop: "B"), selector(agency: "A", route: "R1")]),
         ])

@@ -13,7 +13,8 @@ import TransitStore
         try db.stopView(for: try db.resolveStop(.id(stopID)), at: at, windowMinutes: window, nearbyRadiusMeters: 0)
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func caltrainEveryTripAndStopMatches() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func caltrainEveryTripAndStopMatches() throws {
         let database = try #require(S.caltrain)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("caltrain/ct-trip-updates.pb")!.path)
@@ -22,12 +23,13 @@ import TransitStore
         #expect(stats.tripUpdates == 19 && stats.tripsMatched == 19 && stats.tripsUnknown == 0)
         #expect(stats.stopTimeUpdates == 220 && stats.stopsMatched == 220 && stats.stopsUnknown == 0)
         #expect(stats.sequenceStopIDDisagreements == 0 && stats.tripsNotRunningOnStartDate == 0)
-        #expect(stats.absoluteTimes == 408 && stats.delaysOnly == 0) // 208 arrivals + 200 departures, times only
+        #expect(stats.absoluteTimes == 408 && stats.delaysOnly == 0)  // 208 arrivals + 200 departures, times only
         #expect(live.matchedTripCount == 19)
         #expect(live.liveTrips(id: "124").first?.serviceDate == ServiceDate(yyyymmdd: 20231107))
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func caltrainStopViewShowsPredictions() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func caltrainStopViewShowsPredictions() throws {
         let database = try #require(S.caltrain)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("caltrain/ct-trip-updates.pb")!.path)
@@ -57,7 +59,8 @@ import TransitStore
         #expect(live.apply(to: base, now: later, language: "en") == base)
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func lateTrainScheduledBeforeTheWindowStaysOnTheBoard() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func lateTrainScheduledBeforeTheWindowStaysOnTheBoard() throws {
         let database = try #require(S.caltrain)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("caltrain/ct-trip-updates.pb")!.path)
@@ -65,12 +68,14 @@ import TransitStore
         let now = try #require(feed.headerTimestamp)
         // Train 310 runs about a quarter of an hour late; take its most delayed stop.
         let trip = try #require(timetable.liveTrips(id: "310").first)
-        let index = try #require(trip.stops.indices.max { (trip.stops[$0].departureDelay ?? 0) < (trip.stops[$1].departureDelay ?? 0) })
+        let index = try #require(
+            trip.stops.indices.max { (trip.stops[$0].departureDelay ?? 0) < (trip.stops[$1].departureDelay ?? 0) })
         let delay = try #require(trip.stops[index].departureDelay)
         #expect(delay > 600)
         let stopTime = trip.schedule.stopTimes[index]
-        let scheduled = trip.serviceDate.serviceDayOrigin(in: db.timeZone).addingTimeInterval(TimeInterval(stopTime.departure!))
-        let at = scheduled.addingTimeInterval(TimeInterval(delay - 60)) // a minute before it now leaves
+        let scheduled = trip.serviceDate.serviceDayOrigin(in: db.timeZone).addingTimeInterval(
+            TimeInterval(stopTime.departure!))
+        let at = scheduled.addingTimeInterval(TimeInterval(delay - 60))  // a minute before it now leaves
         var live = try LiveData(database: db)
         live.hasAlertsFeed = false
         live.tripUpdates = .init(value: timetable, headerTimestamp: now, fetchedAt: now)
@@ -82,7 +87,8 @@ import TransitStore
         #expect(late.time == scheduled)
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func bartUnknownAddedAndDisagreeingStops() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func bartUnknownAddedAndDisagreeingStops() throws {
         let database = try #require(S.bart)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("bart/bart-trip-updates.pb")!.path)
@@ -101,16 +107,23 @@ import TransitStore
         #expect(dates.isEmpty)
         let matched = try db.scheduledTrips(ids: feed.entities.map(\.tripUpdate.trip.tripID)).keys
         #expect(matched.count == 65)
-        #expect(matched.allSatisfy { id in live.liveTrips(id: id).allSatisfy { $0.serviceDate == ServiceDate(yyyymmdd: 20190807) } })
+        #expect(
+            matched.allSatisfy { id in
+                live.liveTrips(id: id).allSatisfy { $0.serviceDate == ServiceDate(yyyymmdd: 20190807) }
+            })
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func bartAddedTripsJoinTheStopView() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func bartAddedTripsJoinTheStopView() throws {
         let database = try #require(S.bart)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("bart/bart-trip-updates.pb")!.path)
         let timetable = try TripUpdateMatcher.match(feed, database: db)
         let now = try #require(feed.headerTimestamp)
-        let trip = try #require(timetable.addedTrips.first { trip in trip.stops.dropLast().contains { ($0.departure ?? $0.arrival).map { $0 > now } ?? false } })
+        let trip = try #require(
+            timetable.addedTrips.first { trip in
+                trip.stops.dropLast().contains { ($0.departure ?? $0.arrival).map { $0 > now } ?? false }
+            })
         let stop = try #require(trip.stops.dropLast().first { ($0.departure ?? $0.arrival).map { $0 > now } ?? false })
         var live = try LiveData(database: db)
         live.hasAlertsFeed = false
@@ -120,7 +133,8 @@ import TransitStore
         #expect(added.realtime?.state == .added && added.time == (stop.departure ?? stop.arrival))
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func bartAgencyWideAlertReachesEveryStop() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func bartAgencyWideAlertReachesEveryStop() throws {
         let database = try #require(S.bart)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("bart/bart-alerts.pb")!.path)
@@ -133,7 +147,7 @@ import TransitStore
             let alert = try #require(shown.alerts?.first, "\(stopID)")
             #expect(alert.id == "BSA_187874" && alert.scope == "agency")
             #expect(alert.cause == "medical_emergency" && alert.effect == "significant_delays")
-            #expect(alert.header.hasPrefix("There is a major delay at Montgomery St.") && alert.language == "en-US") // no Spanish: English
+            #expect(alert.header.hasPrefix("There is a major delay at Montgomery St.") && alert.language == "en-US")  // no Spanish: English
             #expect(alert.url == "http://www.bart.gov/schedules/advisories")
         }
         // Stale alerts are not shown.
@@ -142,7 +156,8 @@ import TransitStore
         #expect(stale.alerts == [])
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func caltrainFeedAgainstBartTimetableMatchesNothing() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func caltrainFeedAgainstBartTimetableMatchesNothing() throws {
         let database = try #require(S.bart)
         let feed = try RealtimeFeed.read(path: S.capture("caltrain/ct-trip-updates.pb")!.path)
         let live = try TripUpdateMatcher.match(feed, database: try database.get())

@@ -8,10 +8,13 @@ import Testing
 @Suite struct DecodingTests {
     typealias S = RealtimeSupport
 
-    static let captures = ["caltrain/ct-trip-updates.pb", "caltrain/ct-vehicle-positions.pb", "caltrain/ct-service-alerts.pb",
-                           "bart/bart-trip-updates.pb", "bart/bart-alerts.pb"]
+    static let captures = [
+        "caltrain/ct-trip-updates.pb", "caltrain/ct-vehicle-positions.pb", "caltrain/ct-service-alerts.pb",
+        "bart/bart-trip-updates.pb", "bart/bart-alerts.pb",
+    ]
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func capturesDecodeWithKnownCounts() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func capturesDecodeWithKnownCounts() throws {
         try #require(SharedData.isAvailable)
         let ct = try RealtimeFeed.read(path: S.capture("caltrain/ct-trip-updates.pb")!.path)
         #expect(ct.contents.tripUpdates == 19 && ct.contents.stopTimeUpdates == 220 && ct.contents.entities == 19)
@@ -27,7 +30,8 @@ import Testing
     }
 
     /// Google's gtfs-realtime-bindings (installed by kiosk/setup.sh) decode the same captures independently.
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func countsAgreeWithGooglesPythonBindings() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func countsAgreeWithGooglesPythonBindings() throws {
         let shared = try #require(SharedData.folder)
         let script = """
             import json, sys
@@ -52,9 +56,12 @@ import Testing
         for path in paths {
             let feed = try RealtimeFeed.read(path: path)
             let updates = feed.entities.flatMap(\.tripUpdate.stopTimeUpdate)
-            let mine: [UInt64] = [feed.contents.entities, feed.contents.tripUpdates, feed.contents.stopTimeUpdates, feed.contents.vehiclePositions,
-                                  feed.contents.alerts, Int(feed.message.header.timestamp),
-                                  updates.filter(\.arrival.hasTime).count, updates.filter(\.departure.hasDelay).count].map(UInt64.init)
+            let mine: [UInt64] = [
+                feed.contents.entities, feed.contents.tripUpdates, feed.contents.stopTimeUpdates,
+                feed.contents.vehiclePositions,
+                feed.contents.alerts, Int(feed.message.header.timestamp),
+                updates.filter(\.arrival.hasTime).count, updates.filter(\.departure.hasDelay).count,
+            ].map(UInt64.init)
             #expect(mine == reference[path], "\(path)")
         }
     }
@@ -65,7 +72,8 @@ import Testing
         message.header.gtfsRealtimeVersion = "2.0"
         message.header.timestamp = 1_800_000_000
         message.entity = (0..<4000).map { n in
-            S.tripUpdate("T\(n)", (0..<8).map { S.stop(sequence: UInt32($0), id: "S\($0)", departureDelay: Int32(n % 300)) })
+            S.tripUpdate(
+                "T\(n)", (0..<8).map { S.stop(sequence: UInt32($0), id: "S\($0)", departureDelay: Int32(n % 300)) })
         }
         let bytes = try message.serializedData()
         #expect(bytes.count > 256 << 10)
@@ -99,7 +107,9 @@ import Testing
     }
 
     @Test func jsonInsteadOfProtobuf() {
-        #expect(throws: FeedDecodingError.notProtobuf(kind: "JSON", start: "{\"entity\": []}")) { try RealtimeFeed.decode(Data("{\"entity\": []}".utf8)) }
+        #expect(throws: FeedDecodingError.notProtobuf(kind: "JSON", start: "{\"entity\": []}")) {
+            try RealtimeFeed.decode(Data("{\"entity\": []}".utf8))
+        }
     }
 
     @Test func truncatedFeedsAreMalformedAtEveryCut() throws {
@@ -114,7 +124,11 @@ import Testing
                 _ = try RealtimeFeed.decode(bytes.prefix(cut))
             } catch {
                 rejected += 1
-                if case .malformed = error {} else if case .missingHeader = error {} else { Issue.record("cut \(cut): \(error)") }
+                if case .malformed = error {
+                } else if case .missingHeader = error {
+                } else {
+                    Issue.record("cut \(cut): \(error)")
+                }
             }
         }
         // Cutting between fields can leave a shorter valid message; cutting inside one never decodes.
@@ -144,14 +158,16 @@ import Testing
     }
 
     @Test func oversizedFeedIsRefused() {
-        #expect(throws: FeedDecodingError.tooLarge(byteCount: 2048, limit: 1024)) { try RealtimeFeed.decode(Data(count: 2048), sizeLimit: 1024) }
+        #expect(throws: FeedDecodingError.tooLarge(byteCount: 2048, limit: 1024)) {
+            try RealtimeFeed.decode(Data(count: 2048), sizeLimit: 1024)
+        }
     }
 
     @Test func missingRequiredFieldsAreCountedNotFatal() throws {
         var message = TransitRealtime_FeedMessage()
-        message.header.timestamp = 1_800_000_000 // no gtfs_realtime_version
+        message.header.timestamp = 1_800_000_000  // no gtfs_realtime_version
         var entity = TransitRealtime_FeedEntity()
-        entity.alert.headerText.translation = [] // no id
+        entity.alert.headerText.translation = []  // no id
         message.entity = [entity]
         let feed = try RealtimeFeed.decode(try message.serializedData(partial: true))
         #expect(feed.oddities["header without gtfs_realtime_version"] == 1)

@@ -9,7 +9,8 @@ import TransitStore
 @Suite struct InspectionTests {
     typealias S = RealtimeSupport
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func bartReportNamesUnknownTripsAndDisagreements() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func bartReportNamesUnknownTripsAndDisagreements() throws {
         let database = try #require(S.bart)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("bart/bart-trip-updates.pb")!.path)
@@ -21,10 +22,13 @@ import TransitStore
         #expect(report.oddities.contains { $0.hasPrefix("161 stop updates have a stop_sequence") })
         #expect(report.text.contains("65 matched, 18 unknown (match rate 78.3%), 8 added"))
         let json = try report.json()
-        #expect(json.contains("\"trips_unknown\" : 18") && json.contains("\"header_timestamp\" : \"2019-08-07T10:45:21-07:00\""))
+        #expect(
+            json.contains("\"trips_unknown\" : 18")
+                && json.contains("\"header_timestamp\" : \"2019-08-07T10:45:21-07:00\""))
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func oldCaptureIsReportedStaleAndVehiclesMatch() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func oldCaptureIsReportedStaleAndVehiclesMatch() throws {
         let database = try #require(S.caltrain)
         let db = try database.get()
         let feed = try RealtimeFeed.read(path: S.capture("caltrain/ct-vehicle-positions.pb")!.path)
@@ -32,11 +36,14 @@ import TransitStore
         let report = try FeedInspection(feed: feed, source: "ct-vehicle-positions.pb", database: db, at: at)
         #expect(report.vehiclePositions?.vehicles == 14)
         #expect(report.vehiclePositions?.tripsUnknown == 0 && (report.vehiclePositions?.tripsMatched ?? 0) > 0)
-        #expect(report.freshness.hasPrefix("stale: the feed's header timestamp is") && report.freshness.hasSuffix("days behind the clock"))
+        #expect(
+            report.freshness.hasPrefix("stale: the feed's header timestamp is")
+                && report.freshness.hasSuffix("days behind the clock"))
         #expect(report.oddities.contains { $0.hasPrefix("data is stale") })
     }
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing))) func commandPrintsTheReportAndRefusesHTML() throws {
+    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func commandPrintsTheReportAndRefusesHTML() throws {
         let database = try #require(S.bart)
         let db = try database.get()
         let feed = S.capture("bart/bart-alerts.pb")!.path

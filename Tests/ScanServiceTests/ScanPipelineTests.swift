@@ -1,11 +1,12 @@
 import Foundation
 import KioskConfiguration
 import KioskTesting
-@testable import ScanService
 import Scanning
 import StopCodes
 import Testing
 import TransitStore
+
+@testable import ScanService
 
 /// The scan pipeline on synthetic frames and the sample network: what each kind of payload becomes, debouncing,
 /// change detection, replays and a camera that comes and goes. No test depends on how fast anything runs.
@@ -13,21 +14,29 @@ import TransitStore
     static let second: UInt64 = 1_000_000_000
 
     /// A pipeline without a source, decoding every frame it is given.
-    func pipeline(policy: SignaturePolicy = .prefer, keys: [KeyPair] = [ScanFixtures.labelKey], debounce: Duration = .seconds(3),
-                  changeDetection: FrameChangeDetector.Configuration? = nil) throws -> ScanPipeline {
+    func pipeline(
+        policy: SignaturePolicy = .prefer, keys: [KeyPair] = [ScanFixtures.labelKey], debounce: Duration = .seconds(3),
+        changeDetection: FrameChangeDetector.Configuration? = nil
+    ) throws -> ScanPipeline {
         let resolver = try ScanFixtures.resolver(try ScanFixtures.database(), policy: policy, keys: keys)
-        return ScanPipeline(source: nil, resolver: resolver,
-                            configuration: ScanPipelineConfiguration(debounceInterval: debounce, changeDetection: changeDetection))
+        return ScanPipeline(
+            source: nil, resolver: resolver,
+            configuration: ScanPipelineConfiguration(debounceInterval: debounce, changeDetection: changeDetection))
     }
 
     /// Scans `payload` alone in a fresh pipeline and returns the one scan.
-    func scan(_ payload: [UInt8], policy: SignaturePolicy = .prefer, width: Int = 640, height: Int = 480, module: Int = 4) throws -> ScanResult {
-        let events = try pipeline(policy: policy).process(ScanFixtures.frame(payload, width: width, height: height, x: 20, y: 20, module: module))
+    func scan(
+        _ payload: [UInt8], policy: SignaturePolicy = .prefer, width: Int = 640, height: Int = 480, module: Int = 4
+    ) throws -> ScanResult {
+        let events = try pipeline(policy: policy).process(
+            ScanFixtures.frame(payload, width: width, height: height, x: 20, y: 20, module: module))
         #expect(events.scans.count == 1, "\(events)")
         return try #require(events.scans.first)
     }
 
-    func scan(_ text: String, policy: SignaturePolicy = .prefer) throws -> ScanResult { try scan(Array(text.utf8), policy: policy) }
+    func scan(_ text: String, policy: SignaturePolicy = .prefer) throws -> ScanResult {
+        try scan(Array(text.utf8), policy: policy)
+    }
 
     // MARK: Stops
 
@@ -43,7 +52,8 @@ import TransitStore
         #expect(scan.reference?.kind == .stopCode && scan.reference?.signature == .unsigned)
         #expect(scan.detail == nil && !scan.carriedOver)
         #expect(scan.arrivalNanos == 5 * Self.second && scan.resolvedNanos >= scan.arrivalNanos)
-        #expect(pipeline.statistics.frames == 1 && pipeline.statistics.decodedFrames == 1 && pipeline.statistics.scans == 1)
+        #expect(
+            pipeline.statistics.frames == 1 && pipeline.statistics.decodedFrames == 1 && pipeline.statistics.scans == 1)
     }
 
     @Test func bareCodeAndBareStopIDResolve() throws {
@@ -99,7 +109,9 @@ import TransitStore
         let payload = "\u{1B}[2J\u{1B}]0;pwned\u{07}https://transit.example/s/1011\u{1B}[31m\r\nrm -rf"
         let result = try scan(payload)
         #expect(result.status == .notAStopCode)
-        #expect(!result.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(result.text.debugDescription)")
+        #expect(
+            !result.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+            "\(result.text.debugDescription)")
         #expect(result.text.hasPrefix("https://transit.example/s/1011"))
         #expect(!result.text.contains("pwned"))
     }
@@ -108,7 +120,9 @@ import TransitStore
         let bytes: [UInt8] = [0x00, 0xFF, 0x80, 0x1B, 0x9B, 0x32, 0x4A, 0xC3, 0x28, 0xFE, 0x07, 0x85, 0x00, 0x41]
         let result = try scan(bytes)
         #expect(result.status == .notAStopCode)
-        #expect(!result.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(result.text.debugDescription)")
+        #expect(
+            !result.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
+            "\(result.text.debugDescription)")
         let direct = try ScanFixtures.resolver(try ScanFixtures.database()).resolve(bytes: bytes)
         #expect(direct.status == .notAStopCode)
     }
@@ -143,8 +157,10 @@ import TransitStore
         let otherStop = ScanFixtures.url("1011") + "?" + String(ScanFixtures.signedURL("1012").split(separator: "?")[1])
         let otherFeed = ScanFixtures.signedURL("1011", feedID: "other.example")
 
-        let cases: [(String, String)] = [(truncated, "malformed"), (String(flipped), "does not verify"), (untrusted, "unknown key"),
-                                         (otherSignature, "does not verify"), (otherStop, "does not verify"), (otherFeed, "does not verify")]
+        let cases: [(String, String)] = [
+            (truncated, "malformed"), (String(flipped), "does not verify"), (untrusted, "unknown key"),
+            (otherSignature, "does not verify"), (otherStop, "does not verify"), (otherFeed, "does not verify"),
+        ]
         let pipeline = try pipeline()
         for (sequence, (payload, reason)) in cases.enumerated() {
             let events = pipeline.process(ScanFixtures.frame(payload, x: 20, y: 20, sequence: sequence))
@@ -160,13 +176,16 @@ import TransitStore
     @Test func pipelineKeepsRunningThroughBadPayloads() throws {
         let pipeline = try pipeline()
         let payloads: [[UInt8]] = [
-            Array(" ".utf8), [0x00, 0xFF, 0xFE, 0x80], Array("\u{1B}[6n\u{1B}P+q\u{1B}\\".utf8), Array(ScanFixtures.url("0").utf8),
-            Array(String(ScanFixtures.signedURL("1011").dropLast(3)).utf8), Array(String(repeating: "z", count: 1500).utf8),
+            Array(" ".utf8), [0x00, 0xFF, 0xFE, 0x80], Array("\u{1B}[6n\u{1B}P+q\u{1B}\\".utf8),
+            Array(ScanFixtures.url("0").utf8),
+            Array(String(ScanFixtures.signedURL("1011").dropLast(3)).utf8),
+            Array(String(repeating: "z", count: 1500).utf8),
             Array(ScanFixtures.url("1031").utf8),
         ]
         var statuses: [ScanStatus] = []
         for (sequence, payload) in payloads.enumerated() {
-            let frame = ScanFixtures.frame(payload, width: 1280, height: 720, x: 20, y: 20, module: 3, sequence: sequence)
+            let frame = ScanFixtures.frame(
+                payload, width: 1280, height: 720, x: 20, y: 20, module: 3, sequence: sequence)
             statuses += pipeline.process(frame).scans.map(\.status)
         }
         #expect(statuses == [.notAStopCode, .notAStopCode, .notAStopCode, .unknownStop, .forged, .notAStopCode, .stop])
@@ -178,21 +197,46 @@ import TransitStore
         let pipeline = try pipeline(debounce: .seconds(3))
         var scans: [ScanResult] = []
         // 1011 for one second at 10 frames a second, then 1012, then 1011 again 2 s after it was last seen.
-        for tick in 0..<10 { scans += pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011"), sequence: tick, arrivalNanos: Self.second + UInt64(tick) * Self.second / 10)).scans }
-        for tick in 10..<15 { scans += pipeline.process(ScanFixtures.frame(ScanFixtures.url("1012"), sequence: tick, arrivalNanos: Self.second + UInt64(tick) * Self.second / 10)).scans }
-        scans += pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011"), sequence: 30, arrivalNanos: 3 * Self.second + Self.second / 2)).scans
+        for tick in 0..<10 {
+            scans +=
+                pipeline.process(
+                    ScanFixtures.frame(
+                        ScanFixtures.url("1011"), sequence: tick,
+                        arrivalNanos: Self.second + UInt64(tick) * Self.second / 10)
+                ).scans
+        }
+        for tick in 10..<15 {
+            scans +=
+                pipeline.process(
+                    ScanFixtures.frame(
+                        ScanFixtures.url("1012"), sequence: tick,
+                        arrivalNanos: Self.second + UInt64(tick) * Self.second / 10)
+                ).scans
+        }
+        scans +=
+            pipeline.process(
+                ScanFixtures.frame(
+                    ScanFixtures.url("1011"), sequence: 30, arrivalNanos: 3 * Self.second + Self.second / 2)
+            ).scans
         #expect(scans.map { $0.stop?.stop.code } == ["1011", "1012"])
         #expect(scans.map(\.frame) == [0, 10])
         #expect(pipeline.statistics.debounced == 9 + 4 + 1)
         // Shown again after the interval (last seen at 1.9 s): it triggers.
-        let again = pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011"), sequence: 60, arrivalNanos: 7 * Self.second)).scans
+        let again = pipeline.process(
+            ScanFixtures.frame(ScanFixtures.url("1011"), sequence: 60, arrivalNanos: 7 * Self.second)
+        ).scans
         #expect(again.map { $0.stop?.stop.code } == ["1011"])
     }
 
     @Test func zeroDebounceReportsEveryFrame() throws {
         let pipeline = try pipeline(debounce: .zero)
         var count = 0
-        for tick in 0..<4 { count += pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011"), sequence: tick, arrivalNanos: UInt64(tick + 1))).scans.count }
+        for tick in 0..<4 {
+            count +=
+                pipeline.process(
+                    ScanFixtures.frame(ScanFixtures.url("1011"), sequence: tick, arrivalNanos: UInt64(tick + 1))
+                ).scans.count
+        }
         #expect(count == 4)
     }
 
@@ -224,7 +268,8 @@ import TransitStore
         var scans: [ScanResult] = []
         for tick in 0..<60 {
             // Code A shakes by a few pixels every frame (every frame changes); code B comes into view at frame 30.
-            var frame = ScanFixtures.frame(nil, seed: 3, sequence: tick, arrivalNanos: Self.second + UInt64(tick) * Self.second / 30)
+            var frame = ScanFixtures.frame(
+                nil, seed: 3, sequence: tick, arrivalNanos: Self.second + UInt64(tick) * Self.second / 30)
             ScanFixtures.draw(a, into: &frame, x: 40 + (tick * 7) % 9, y: 40 + (tick * 5) % 7, module: 3)
             if tick >= 30 { ScanFixtures.draw(b, into: &frame, x: 420, y: 300, module: 3) }
             scans += pipeline.process(frame).scans
@@ -236,19 +281,25 @@ import TransitStore
         #expect(pipeline.statistics.decodedFrames == 60)
         // Alone, code A was decoded around where it was on 9 frames out of 10 (were the region's coordinates mapped
         // back wrongly, it would be lost every frame); with two codes far apart the whole frame is decoded.
-        #expect(pipeline.statistics.regionDecodes >= 24 && pipeline.statistics.regionDecodes <= 30, "\(pipeline.statistics)")
+        #expect(
+            pipeline.statistics.regionDecodes >= 24 && pipeline.statistics.regionDecodes <= 30, "\(pipeline.statistics)"
+        )
     }
 
     /// Frames on the video's own clock: the same replay gives the same scans however fast it is read.
     @Test func frameTimelineDebouncesOnTheVideosClock() throws {
         let resolver = try ScanFixtures.resolver(try ScanFixtures.database())
-        let pipeline = ScanPipeline(source: nil, resolver: resolver,
-                                    configuration: ScanPipelineConfiguration(debounceInterval: .seconds(1), changeDetection: nil,
-                                                                             timeline: .frames(perSecond: 10)))
+        let pipeline = ScanPipeline(
+            source: nil, resolver: resolver,
+            configuration: ScanPipelineConfiguration(
+                debounceInterval: .seconds(1), changeDetection: nil,
+                timeline: .frames(perSecond: 10)))
         var frames: [Int] = []
         for sequence in [0, 5, 9, 20, 25] {
             // Arrival stamps all the same instant: only the sequence numbers tell time.
-            frames += pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011"), sequence: sequence, arrivalNanos: 42)).scans.map(\.frame)
+            frames += pipeline.process(
+                ScanFixtures.frame(ScanFixtures.url("1011"), sequence: sequence, arrivalNanos: 42)
+            ).scans.map(\.frame)
         }
         #expect(frames == [0, 20])
     }
@@ -267,8 +318,9 @@ import TransitStore
         try Y4MWriter.write(frames, to: path)
 
         let source = try FrameSourceSpec.video(path: path).open()
-        let pipeline = ScanPipeline(source: source, resolver: try ScanFixtures.resolver(try ScanFixtures.database()),
-                                    configuration: ScanPipelineConfiguration(timeline: .frames(perSecond: 30)))
+        let pipeline = ScanPipeline(
+            source: source, resolver: try ScanFixtures.resolver(try ScanFixtures.database()),
+            configuration: ScanPipelineConfiguration(timeline: .frames(perSecond: 30)))
         var scans: [ScanResult] = []
         try pipeline.run { event in
             if case .scan(let scan) = event { scans.append(scan) }
@@ -288,11 +340,13 @@ import TransitStore
         var files: [String] = []
         for (index, code) in ["1011", "1012", "1021"].enumerated() {
             let path = directory + "/label-\(index).pgm"
-            try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url(code), seed: UInt64(index))).write(to: URL(fileURLWithPath: path))
+            try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url(code), seed: UInt64(index))).write(
+                to: URL(fileURLWithPath: path))
             files.append(path)
         }
-        let pipeline = ScanPipeline(source: try FrameSourceSpec.imageFiles(files).open(),
-                                    resolver: try ScanFixtures.resolver(try ScanFixtures.database()))
+        let pipeline = ScanPipeline(
+            source: try FrameSourceSpec.imageFiles(files).open(),
+            resolver: try ScanFixtures.resolver(try ScanFixtures.database()))
         var scans: [ScanResult] = []
         try pipeline.run { event in
             if case .scan(let scan) = event { scans.append(scan) }
@@ -313,8 +367,9 @@ import TransitStore
         data.append(contentsOf: pixels)
         data.append(contentsOf: Array("FRAME\n".utf8) + pixels.prefix(100))
         try data.write(to: URL(fileURLWithPath: path))
-        let pipeline = ScanPipeline(source: try FrameSourceSpec.video(path: path).open(),
-                                    resolver: try ScanFixtures.resolver(try ScanFixtures.database()))
+        let pipeline = ScanPipeline(
+            source: try FrameSourceSpec.video(path: path).open(),
+            resolver: try ScanFixtures.resolver(try ScanFixtures.database()))
         #expect(try pipeline.next() == [])
         let error = #expect(throws: CaptureError.self) { _ = try pipeline.next() }
         #expect(error?.description.contains(path) == true, "\(String(describing: error))")
@@ -328,14 +383,16 @@ import TransitStore
         let frame = ScanFixtures.frame(ScanFixtures.url("1011"))
         let camera = ReconnectingCameraSource(
             CameraConfiguration(device: "/dev/video-scripted"),
-            policy: ReconnectPolicy(initialDelay: .milliseconds(1), maximumDelay: .milliseconds(2), restartAfterStall: nil),
+            policy: ReconnectPolicy(
+                initialDelay: .milliseconds(1), maximumDelay: .milliseconds(2), restartAfterStall: nil),
             open: { _ throws(CaptureError) in
                 opened.value += 1
                 if opened.value == 2 { throw CaptureError.noSuchDevice(device: "/dev/video-scripted") }
                 return ScriptedCamera(frame: frame, framesBeforeLoss: opened.value == 1 ? 3 : 1000)
             })
-        let pipeline = ScanPipeline(source: camera, resolver: try ScanFixtures.resolver(try ScanFixtures.database()),
-                                    configuration: ScanPipelineConfiguration(debounceInterval: .zero, frameTimeout: .seconds(30)))
+        let pipeline = ScanPipeline(
+            source: camera, resolver: try ScanFixtures.resolver(try ScanFixtures.database()),
+            configuration: ScanPipelineConfiguration(debounceInterval: .zero, frameTimeout: .seconds(30)))
         var log: [String] = []
         var scans = 0
         try pipeline.run { event in
@@ -362,7 +419,10 @@ import TransitStore
 
     @Test func symbologyNamesFromConfigs() throws {
         #expect(try ScanSymbologies.parse(["qrcode", "CODE-128", "ean13"]) == [.qrCode, .code128, .ean13])
-        #expect(try ScanSymbologies.parse(["QR", "i25", "DataBar-Exp", "upca"]) == [.qrCode, .interleaved2of5, .dataBarExpanded, .upcA])
+        #expect(
+            try ScanSymbologies.parse(["QR", "i25", "DataBar-Exp", "upca"]) == [
+                .qrCode, .interleaved2of5, .dataBarExpanded, .upcA,
+            ])
         #expect(ScanSymbologies.name(of: .code128) == "code128")
         #expect(throws: ScanConfigurationError.self) { try ScanSymbologies.parse(["aztec"]) }
         #expect(throws: ScanConfigurationError.noSymbologies) { try ScanSymbologies.parse([]) }
@@ -379,14 +439,15 @@ import TransitStore
 
     @Test func renderingsAreOneSanitisedLine() throws {
         let pipeline = try pipeline()
-        let stop = try #require(pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011")), sourceName: "cam\u{1B}[2J").scans.first)
+        let stop = try #require(
+            pipeline.process(ScanFixtures.frame(ScanFixtures.url("1011")), sourceName: "cam\u{1B}[2J").scans.first)
         let json = ScanJSON.line(stop)
         #expect(!json.contains("\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["status"] as? String == "stop")
         #expect(object["symbology"] as? String == "QR-Code")
         #expect((object["stop"] as? [String: Any])?["id"] as? String == "MQ01A")
-        #expect(object["source"] as? String == "cam\u{1B}[2J") // JSON escapes it; the text rendering drops it
+        #expect(object["source"] as? String == "cam\u{1B}[2J")  // JSON escapes it; the text rendering drops it
         let text = ScanText.line(stop, language: .en)
         #expect(text.contains("stop: Quitumbe [1011] (MQ01A)") && !text.contains("\u{1B}"), "\(text)")
         #expect(ScanText.line(stop, language: .es).contains("parada: Quitumbe"))

@@ -26,7 +26,9 @@ enum ScanFixtures {
         key.signedURL(template: template, feedID: feedID, value: code)!
     }
 
-    static func resolver(_ database: RouteDatabase, policy: SignaturePolicy = .prefer, keys: [KeyPair] = [labelKey]) throws -> ScanResolver {
+    static func resolver(
+        _ database: RouteDatabase, policy: SignaturePolicy = .prefer, keys: [KeyPair] = [labelKey]
+    ) throws -> ScanResolver {
         var config = KioskConfig()
         config.signaturePolicy = policy
         config.publicKeys = keys.map(\.publicKey.encoded)
@@ -38,18 +40,24 @@ enum ScanFixtures {
 
     /// A `width × height` frame: a textured background (seeded noise) with the QR code of `payload` at (`x`, `y`),
     /// `module` pixels per module and a 4-module white quiet zone. No payload: just the background.
-    static func frame(_ payload: [UInt8]?, width: Int = 640, height: Int = 480, x: Int = 120, y: Int = 60, module: Int = 4,
-                      seed: UInt64 = 1, sequence: Int = 0, arrivalNanos: UInt64 = 0) -> LumaFrame {
-        var frame = LumaFrame(width: width, height: height, pixels: GreyImages.textured(width: width, height: height, seed: seed),
-                              sequence: sequence, arrivalNanos: arrivalNanos)
+    static func frame(
+        _ payload: [UInt8]?, width: Int = 640, height: Int = 480, x: Int = 120, y: Int = 60, module: Int = 4,
+        seed: UInt64 = 1, sequence: Int = 0, arrivalNanos: UInt64 = 0
+    ) -> LumaFrame {
+        var frame = LumaFrame(
+            width: width, height: height, pixels: GreyImages.textured(width: width, height: height, seed: seed),
+            sequence: sequence, arrivalNanos: arrivalNanos)
         if let payload { draw(qrMatrix(payload), into: &frame, x: x, y: y, module: module) }
         return frame
     }
 
-    static func frame(_ text: String, width: Int = 640, height: Int = 480, x: Int = 120, y: Int = 60, module: Int = 4,
-                      seed: UInt64 = 1, sequence: Int = 0, arrivalNanos: UInt64 = 0) -> LumaFrame {
-        frame(Array(text.utf8), width: width, height: height, x: x, y: y, module: module, seed: seed, sequence: sequence,
-              arrivalNanos: arrivalNanos)
+    static func frame(
+        _ text: String, width: Int = 640, height: Int = 480, x: Int = 120, y: Int = 60, module: Int = 4,
+        seed: UInt64 = 1, sequence: Int = 0, arrivalNanos: UInt64 = 0
+    ) -> LumaFrame {
+        frame(
+            Array(text.utf8), width: width, height: height, x: x, y: y, module: module, seed: seed, sequence: sequence,
+            arrivalNanos: arrivalNanos)
     }
 
     /// Draws a QR matrix (with its 4-module quiet zone) into a frame.
@@ -58,7 +66,9 @@ enum ScanFixtures {
     }
 
     /// A binary PGM of a frame (what `FrameSourceSpec.imageFiles` reads without any codec).
-    static func pgm(_ frame: LumaFrame) -> Data { GreyImages.pgm(width: frame.width, height: frame.height, pixels: frame.pixels) }
+    static func pgm(_ frame: LumaFrame) -> Data {
+        GreyImages.pgm(width: frame.width, height: frame.height, pixels: frame.pixels)
+    }
 }
 
 /// Collects the scans among events.

@@ -18,9 +18,10 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 64, height: 48, count: 5)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--width", "640", "--height", "480", "--frames", "6"]
-                                            + (convert ? ["--convert"] : []),
-                                          fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "YUYV", "FAKEV4L2_PAD": "8", "FAKEV4L2_FPS": "200"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--width", "640", "--height", "480", "--frames", "6"]
+                + (convert ? ["--convert"] : []),
+            fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "YUYV", "FAKEV4L2_PAD": "8", "FAKEV4L2_FPS": "200"])
         #expect(run.status == 0, "\(run)")
         let open = try #require(run.open, "\(run)")
         #expect(open.string("pixelFormat") == (convert ? "YU12" : "YUYV"))
@@ -32,7 +33,9 @@ struct CaptureCameraTests {
         for frame in run.frames {
             let sequence = try #require(frame.int("sequence"))
             #expect(frame.int("width") == 64 && frame.int("height") == 48)
-            #expect(frame.string("fnv") == TestFrames.fingerprint(source[sequence % source.count].pixels), "frame \(sequence)")
+            #expect(
+                frame.string("fnv") == TestFrames.fingerprint(source[sequence % source.count].pixels),
+                "frame \(sequence)")
         }
     }
 
@@ -42,8 +45,9 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 50, height: 30, count: 3)
         let path = try TestFrames.y4m(source, colourspace: .mono)
         defer { cleanup(path) }
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "4"],
-                                          fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "GREY", "FAKEV4L2_PAD": "14", "FAKEV4L2_FPS": "200"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--frames", "4"],
+            fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "GREY", "FAKEV4L2_PAD": "14", "FAKEV4L2_FPS": "200"])
         #expect(run.status == 0, "\(run)")
         let open = try #require(run.open, "\(run)")
         #expect(open.string("pixelFormat") == "GREY")
@@ -51,7 +55,9 @@ struct CaptureCameraTests {
         #expect(run.frames.count == 4)
         for frame in run.frames {
             let sequence = try #require(frame.int("sequence"))
-            #expect(frame.string("fnv") == TestFrames.fingerprint(source[sequence % source.count].pixels), "frame \(sequence)")
+            #expect(
+                frame.string("fnv") == TestFrames.fingerprint(source[sequence % source.count].pixels),
+                "frame \(sequence)")
         }
     }
 
@@ -62,9 +68,12 @@ struct CaptureCameraTests {
         let source = TestFrames.gradient(width: 32, height: 24, count: 2)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "3"] + (convert ? ["--convert"] : []),
-                                          fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "NV12", "FAKEV4L2_FPS": "200",
-                                                 "FAKEV4L2_PAD": convert ? "0" : "16"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--frames", "3"] + (convert ? ["--convert"] : []),
+            fake: [
+                "FAKEV4L2_FRAMES": path, "FAKEV4L2_FORMAT": "NV12", "FAKEV4L2_FPS": "200",
+                "FAKEV4L2_PAD": convert ? "0" : "16",
+            ])
         #expect(run.status == 0, "\(run)")
         #expect(run.open?.string("pixelFormat") == (convert ? "YU12" : "NV12"))
         #expect(run.frames.count == 3)
@@ -80,8 +89,9 @@ struct CaptureCameraTests {
         let source = TestFrames.constant(width: 40, height: 30, count: 12)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "40"],
-                                          fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FPS": "250"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--frames", "40"],
+            fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FPS": "250"])
         #expect(run.status == 0, "\(run)")
         #expect(run.frames.count == 40)
         var previous = -1
@@ -89,7 +99,9 @@ struct CaptureCameraTests {
             let sequence = try #require(frame.int("sequence"))
             #expect(sequence > previous, "sequence \(sequence) after \(previous)")
             previous = sequence
-            #expect(frame.double("meanLuma") == Double(TestFrames.constantLuma(sequence % source.count)), "frame \(sequence)")
+            #expect(
+                frame.double("meanLuma") == Double(TestFrames.constantLuma(sequence % source.count)),
+                "frame \(sequence)")
         }
         #expect(run.end?.int("frames") == 40)
     }
@@ -100,9 +112,12 @@ struct CaptureCameraTests {
         let source = TestFrames.constant(width: 32, height: 24, count: 12)
         let path = try TestFrames.y4m(source)
         defer { cleanup(path) }
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--reconnect", "--frames", "20", "--timeout", "5"],
-                                          fake: ["FAKEV4L2_FRAMES": path, "FAKEV4L2_FPS": "50",
-                                                 "FAKEV4L2_VANISH_AFTER": "8", "FAKEV4L2_VANISH_MS": "400"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--reconnect", "--frames", "20", "--timeout", "5"],
+            fake: [
+                "FAKEV4L2_FRAMES": path, "FAKEV4L2_FPS": "50",
+                "FAKEV4L2_VANISH_AFTER": "8", "FAKEV4L2_VANISH_MS": "400",
+            ])
         #expect(run.status == 0, "\(run)")
         #expect(run.frames.count == 20, "\(run)")
         #expect(run.end?.int("reconnections") == 1, "\(run)")
@@ -110,7 +125,9 @@ struct CaptureCameraTests {
         // streaming → reconnecting (device lost) → ... → streaming again
         let states = run.states.compactMap { $0.string("state") }
         #expect(states.first == "streaming")
-        let lostIndex = try #require(run.states.firstIndex { $0.string("state") == "reconnecting" && $0.string("kind") == "deviceLost" }, "\(run)")
+        let lostIndex = try #require(
+            run.states.firstIndex { $0.string("state") == "reconnecting" && $0.string("kind") == "deviceLost" },
+            "\(run)")
         #expect(run.states[lostIndex].string("error")?.contains(FakeCamera.device) == true)
         #expect(states[(lostIndex + 1)...].contains("streaming"), "\(states)")
         #expect(run.errors.contains { $0.string("kind") == "deviceLost" }, "\(run)")
@@ -125,8 +142,9 @@ struct CaptureCameraTests {
 
     /// Without --reconnect an unplug is an error that says so.
     @Test func unplugWithoutReconnectIsAnError() throws {
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--frames", "50"],
-                                          fake: ["FAKEV4L2_FPS": "50", "FAKEV4L2_VANISH_AFTER": "5"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--frames", "50"],
+            fake: ["FAKEV4L2_FPS": "50", "FAKEV4L2_VANISH_AFTER": "5"])
         #expect(run.status == 1, "\(run)")
         let error = try #require(run.errors.first, "\(run)")
         #expect(error.string("kind") == "deviceLost")
@@ -138,10 +156,15 @@ struct CaptureCameraTests {
     /// A camera missing at start is waited for: the reconnecting source keeps reporting why and retrying.
     @Test func reconnectingSourceWaitsForMissingCamera() throws {
         let missing = "/dev/video-stopkiosk-missing-\(getpid())"
-        let run = try CaptureProbe.run(["--device", missing, "--reconnect", "--frames", "1", "--timeout", "0.3", "--max-errors", "2"])
+        let run = try CaptureProbe.run([
+            "--device", missing, "--reconnect", "--frames", "1", "--timeout", "0.3", "--max-errors", "2",
+        ])
         #expect(run.status == 1, "\(run)")
         #expect(run.errors.count == 2)
-        #expect(run.errors.allSatisfy { $0.string("kind") == "noSuchDevice" && $0.string("error")?.contains(missing) == true })
+        #expect(
+            run.errors.allSatisfy {
+                $0.string("kind") == "noSuchDevice" && $0.string("error")?.contains(missing) == true
+            })
         let attempts = run.states.filter { $0.string("state") == "reconnecting" }.compactMap { $0.int("attempt") }
         #expect(attempts.first == 1 && attempts == attempts.sorted(), "\(run)")
     }
@@ -157,7 +180,8 @@ struct CaptureCameraTests {
     }
 
     @Test func stalledCameraReportsNoFrameWithinTimeout() throws {
-        let run = try CaptureProbe.run(["--device", FakeCamera.device, "--timeout", "0.5"], fake: ["FAKEV4L2_STALL": "1"])
+        let run = try CaptureProbe.run(
+            ["--device", FakeCamera.device, "--timeout", "0.5"], fake: ["FAKEV4L2_STALL": "1"])
         #expect(run.status == 1, "\(run)")
         #expect(run.open != nil)
         let error = try #require(run.errors.first, "\(run)")
@@ -214,7 +238,8 @@ struct CaptureCameraTests {
     /// `kiosk doctor` material: what a node is, asked without streaming.
     @Test func describeReportsTheDriversFormats() throws {
         let missing = "/dev/video-stopkiosk-missing-\(getpid())"
-        let run = try CaptureProbe.run(["--describe", FakeCamera.device, "--describe", missing], fake: ["FAKEV4L2_FORMAT": "GREY"])
+        let run = try CaptureProbe.run(
+            ["--describe", FakeCamera.device, "--describe", missing], fake: ["FAKEV4L2_FORMAT": "GREY"])
         #expect(run.status == 1, "\(run)")
         let device = try #require(run.lines.first { $0.event == "device" }, "\(run)")
         #expect(device.string("path") == FakeCamera.device)

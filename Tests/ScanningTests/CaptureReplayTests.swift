@@ -1,7 +1,8 @@
 import Foundation
 import KioskTesting
-@testable import Scanning
 import Testing
+
+@testable import Scanning
 
 /// Y4M reading and writing, image-folder replay, and the reconnecting camera's state machine (with scripted
 /// cameras, in process).
@@ -24,7 +25,8 @@ struct CaptureReplayTests {
         let path = directory + "/clip.y4m"
         // Odd sizes exercise the rounding of subsampled chroma planes.
         let frames = TestFrames.gradient(width: 33, height: 17, count: 5)
-        let writer = try Y4MWriter(path: path, width: 33, height: 17, colourspace: colourspace, frameRate: Y4MRatio(25, 1))
+        let writer = try Y4MWriter(
+            path: path, width: 33, height: 17, colourspace: colourspace, frameRate: Y4MRatio(25, 1))
         for frame in frames { try writer.write(frame) }
         try writer.close()
         #expect(writer.framesWritten == 5)
@@ -36,7 +38,7 @@ struct CaptureReplayTests {
         let read = try readAll(reader)
         #expect(read.map(\.pixels) == frames.map(\.pixels))
         #expect(read.map(\.sequence) == [0, 1, 2, 3, 4])
-        #expect(try reader.nextFrame(timeout: .seconds(1)) == nil)   // stays at the end
+        #expect(try reader.nextFrame(timeout: .seconds(1)) == nil)  // stays at the end
         reader.close()
         #expect(throws: CaptureError.closed(source: path)) { try reader.nextFrame(timeout: .seconds(1)) }
     }
@@ -79,10 +81,12 @@ struct CaptureReplayTests {
         #expect(reader.header.comments == ["YSCSS=420MPEG2", "COLORRANGE=FULL"])
         #expect(reader.header.interlacing == "t")
         #expect(abs((reader.header.framesPerSecond ?? 0) - 29.97) < 0.01)
-        #expect(try readAll(reader).map { $0.pixels } == [[UInt8](repeating: 7, count: 8), [UInt8](repeating: 9, count: 8)])
+        #expect(
+            try readAll(reader).map { $0.pixels } == [[UInt8](repeating: 7, count: 8), [UInt8](repeating: 9, count: 8)])
 
         let bare = directory + "/bare.y4m"
-        _ = FileManager.default.createFile(atPath: bare, contents: Data(Array("YUV4MPEG2 W2 H2\nFRAME\n".utf8) + [1, 2, 3, 4, 128, 128]))
+        _ = FileManager.default.createFile(
+            atPath: bare, contents: Data(Array("YUV4MPEG2 W2 H2\nFRAME\n".utf8) + [1, 2, 3, 4, 128, 128]))
         let bareReader = try Y4MFileSource(path: bare)
         #expect(bareReader.header.colourspace == .c420jpeg)
         #expect(try readAll(bareReader).map(\.pixels) == [[1, 2, 3, 4]])
@@ -144,7 +148,8 @@ struct CaptureReplayTests {
 
     private func writePGM(_ path: String, value: UInt8, width: Int = 6, height: Int = 4) {
         let header = Array("P5\n\(width) \(height)\n255\n".utf8)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(header + [UInt8](repeating: value, count: width * height)))
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(header + [UInt8](repeating: value, count: width * height)))
     }
 
     @Test func imageFolderReplaysInNaturalOrder() throws {
@@ -157,7 +162,8 @@ struct CaptureReplayTests {
         _ = FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("not an image".utf8))
 
         let source = try ImageFolderSource(folder: directory)
-        #expect(source.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["img1.PGM", "img2.pgm", "img10.pgm"])
+        #expect(
+            source.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["img1.PGM", "img2.pgm", "img10.pgm"])
         let frames = try readAll(source)
         #expect(frames.map { $0.pixels[0] } == [1, 2, 10])
         #expect(frames.map(\.sequence) == [0, 1, 2])
@@ -172,9 +178,12 @@ struct CaptureReplayTests {
         let directory = scratch("images")
         defer { remove(directory) }
         #expect(throws: CaptureError.emptyFolder(path: directory)) { _ = try ImageFolderSource(folder: directory) }
-        #expect(throws: CaptureError.noSuchFile(path: directory + "/nope")) { _ = try ImageFolderSource(folder: directory + "/nope") }
+        #expect(throws: CaptureError.noSuchFile(path: directory + "/nope")) {
+            _ = try ImageFolderSource(folder: directory + "/nope")
+        }
 
-        _ = FileManager.default.createFile(atPath: directory + "/broken.png", contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
+        _ = FileManager.default.createFile(
+            atPath: directory + "/broken.png", contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
         let source = try ImageFolderSource(files: [directory + "/broken.png"])
         let error = #expect(throws: CaptureError.self) { _ = try source.nextFrame(timeout: .seconds(1)) }
         #expect(error?.kind == "unreadableImage")
@@ -183,7 +192,10 @@ struct CaptureReplayTests {
 
     @Test func naturalOrder() {
         let names = ["frame10.png", "frame2.png", "frame1.png", "frame02.png", "a.png", "frame1b.png"]
-        #expect(names.sorted(by: ImageFolderSource.naturalOrder) == ["a.png", "frame1.png", "frame1b.png", "frame2.png", "frame02.png", "frame10.png"])
+        #expect(
+            names.sorted(by: ImageFolderSource.naturalOrder) == [
+                "a.png", "frame1.png", "frame1b.png", "frame2.png", "frame02.png", "frame10.png",
+            ])
     }
 
     @Test func specOpensReplays() throws {
@@ -231,16 +243,20 @@ struct CaptureReplayTests {
         let device = "/dev/video-scripted"
         var opens = 0
         var cameras: [ScriptedCamera] = []
-        let policy = ReconnectPolicy(initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), restartAfterStall: nil)
+        let policy = ReconnectPolicy(
+            initialDelay: .milliseconds(5), maximumDelay: .milliseconds(20), restartAfterStall: nil)
         var states: [CameraState] = []
-        let source = ReconnectingCameraSource(CameraConfiguration(device: device), policy: policy, onStateChange: { states.append($0) }, open: { _ throws(CaptureError) in
-            opens += 1
-            // Open 1 works; opens 2 and 3 fail (unplugged); open 4 works again.
-            if opens == 2 || opens == 3 { throw .noSuchDevice(device: device) }
-            let camera = ScriptedCamera(frames: 3, then: .deviceLost(device: device, reason: "No such device on VIDIOC_DQBUF"))
-            cameras.append(camera)
-            return camera
-        })
+        let source = ReconnectingCameraSource(
+            CameraConfiguration(device: device), policy: policy, onStateChange: { states.append($0) },
+            open: { _ throws(CaptureError) in
+                opens += 1
+                // Open 1 works; opens 2 and 3 fail (unplugged); open 4 works again.
+                if opens == 2 || opens == 3 { throw .noSuchDevice(device: device) }
+                let camera = ScriptedCamera(
+                    frames: 3, then: .deviceLost(device: device, reason: "No such device on VIDIOC_DQBUF"))
+                cameras.append(camera)
+                return camera
+            })
 
         var frames: [LumaFrame] = []
         var errors: [CaptureError] = []
@@ -258,9 +274,16 @@ struct CaptureReplayTests {
         #expect(cameras.first?.closed == true)
         try #require(states.count == 5)
         #expect(states[0] == .streaming(nil))
-        #expect(states[1] == .reconnecting(lastError: .deviceLost(device: device, reason: "No such device on VIDIOC_DQBUF"), attempt: 0, retryIn: .milliseconds(5)))
-        #expect(states[2] == .reconnecting(lastError: .noSuchDevice(device: device), attempt: 1, retryIn: .milliseconds(5)))
-        #expect(states[3] == .reconnecting(lastError: .noSuchDevice(device: device), attempt: 2, retryIn: .milliseconds(10)))
+        #expect(
+            states[1]
+                == .reconnecting(
+                    lastError: .deviceLost(device: device, reason: "No such device on VIDIOC_DQBUF"), attempt: 0,
+                    retryIn: .milliseconds(5)))
+        #expect(
+            states[2] == .reconnecting(lastError: .noSuchDevice(device: device), attempt: 1, retryIn: .milliseconds(5)))
+        #expect(
+            states[3] == .reconnecting(lastError: .noSuchDevice(device: device), attempt: 2, retryIn: .milliseconds(10))
+        )
         #expect(states[4] == .streaming(nil))
         #expect(states[3].description.contains("camera unavailable"))
         source.close()
@@ -270,12 +293,18 @@ struct CaptureReplayTests {
 
     @Test func stalledCameraIsRestarted() throws {
         var opens = 0
-        let policy = ReconnectPolicy(initialDelay: .milliseconds(1), maximumDelay: .milliseconds(1), restartAfterStall: .zero)
-        let source = ReconnectingCameraSource(CameraConfiguration(device: "/dev/video-stall"), policy: policy, open: { configuration throws(CaptureError) in
-            opens += 1
-            return ScriptedCamera(frames: opens == 1 ? 0 : 1, then: .noFrame(device: configuration.device, seconds: 0.01))
-        })
-        #expect(throws: CaptureError.noFrame(device: "/dev/video-stall", seconds: 0.01)) { try source.nextFrame(timeout: .seconds(5)) }
+        let policy = ReconnectPolicy(
+            initialDelay: .milliseconds(1), maximumDelay: .milliseconds(1), restartAfterStall: .zero)
+        let source = ReconnectingCameraSource(
+            CameraConfiguration(device: "/dev/video-stall"), policy: policy,
+            open: { configuration throws(CaptureError) in
+                opens += 1
+                return ScriptedCamera(
+                    frames: opens == 1 ? 0 : 1, then: .noFrame(device: configuration.device, seconds: 0.01))
+            })
+        #expect(throws: CaptureError.noFrame(device: "/dev/video-stall", seconds: 0.01)) {
+            try source.nextFrame(timeout: .seconds(5))
+        }
         let frame = try source.nextFrame(timeout: .seconds(5))
         #expect(frame != nil)
         #expect(opens == 2)
@@ -283,8 +312,10 @@ struct CaptureReplayTests {
 
     @Test func backoffDoublesToTheCap() {
         let policy = ReconnectPolicy()
-        #expect((1...7).map { policy.delay(beforeAttempt: $0) } ==
-                [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)])
+        #expect(
+            (1...7).map { policy.delay(beforeAttempt: $0) } == [
+                .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5),
+            ])
     }
 
     // MARK: Errors
@@ -294,7 +325,10 @@ struct CaptureReplayTests {
             (.noSuchDevice(device: "/dev/video9"), ["/dev/video9", "no such camera"]),
             (.permissionDenied(device: "/dev/video0"), ["/dev/video0", "permission denied", "video"]),
             (.deviceBusy(device: "/dev/video0"), ["/dev/video0", "busy"]),
-            (.deviceLost(device: "/dev/video0", reason: "No such device on VIDIOC_DQBUF"), ["/dev/video0", "unplugged", "VIDIOC_DQBUF"]),
+            (
+                .deviceLost(device: "/dev/video0", reason: "No such device on VIDIOC_DQBUF"),
+                ["/dev/video0", "unplugged", "VIDIOC_DQBUF"]
+            ),
             (.noFrame(device: "/dev/video0", seconds: 2), ["/dev/video0", "no frame within 2 s"]),
             (.corruptVideo(path: "a.y4m", problem: .unsupportedColourspace("420p10")), ["a.y4m", "C420p10"]),
         ]
@@ -308,7 +342,11 @@ struct CaptureReplayTests {
     }
 
     @Test func invalidCameraConfigurationIsRefusedBeforeOpening() {
-        #expect(throws: CaptureError.self) { _ = try V4L2CameraSource(CameraConfiguration(device: "/dev/video0", width: 0)) }
-        #expect(throws: CaptureError.self) { _ = try V4L2CameraSource(CameraConfiguration(device: "/dev/video0", framesPerSecond: -1)) }
+        #expect(throws: CaptureError.self) {
+            _ = try V4L2CameraSource(CameraConfiguration(device: "/dev/video0", width: 0))
+        }
+        #expect(throws: CaptureError.self) {
+            _ = try V4L2CameraSource(CameraConfiguration(device: "/dev/video0", framesPerSecond: -1))
+        }
     }
 }

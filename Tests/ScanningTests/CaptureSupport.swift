@@ -8,22 +8,31 @@ enum CaptureProbe {
     /// The capture-probe executable: $CAPTURE_PROBE, else beside the test binary (SwiftPM puts every product of
     /// the package in the same build directory).
     static func executable() throws -> URL {
-        if let explicit = ProcessInfo.processInfo.environment["CAPTURE_PROBE"], let found = Programs.which(explicit) { return found }
+        if let explicit = ProcessInfo.processInfo.environment["CAPTURE_PROBE"], let found = Programs.which(explicit) {
+            return found
+        }
         let candidate = Programs.productsDirectory.appendingPathComponent("capture-probe")
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw FixtureFailure("capture-probe not found at \(candidate.path); build it with `swift build --product capture-probe` or set CAPTURE_PROBE")
+            throw FixtureFailure(
+                "capture-probe not found at \(candidate.path); build it with `swift build --product capture-probe` or set CAPTURE_PROBE"
+            )
         }
         return candidate
     }
 
     /// Runs the probe with the fake camera preloaded and `FAKEV4L2_*` settings (a generous limit against hangs).
-    static func run(_ arguments: [String], fake settings: [String: String] = [:], preload: Bool = true,
-                    limit: Double = 120) throws -> ProbeRun {
+    static func run(
+        _ arguments: [String], fake settings: [String: String] = [:], preload: Bool = true,
+        limit: Double = 120
+    ) throws -> ProbeRun {
         var environment = settings
         if environment["FAKEV4L2_DEVICE"] == nil { environment["FAKEV4L2_DEVICE"] = FakeCamera.device }
-        let result = try Programs.run(try executable(), arguments, environment: environment,
-                                      preload: preload ? try FakeCamera.library() : nil, limit: limit)
-        return ProbeRun(status: result.status, lines: result.jsonLines.map(ProbeLine.init), stdout: result.stdout, stderr: result.stderr)
+        let result = try Programs.run(
+            try executable(), arguments, environment: environment,
+            preload: preload ? try FakeCamera.library() : nil, limit: limit)
+        return ProbeRun(
+            status: result.status, lines: result.jsonLines.map(ProbeLine.init), stdout: result.stdout,
+            stderr: result.stderr)
     }
 }
 
@@ -76,14 +85,18 @@ enum TestFrames {
     /// Frame k: constant luma `constantLuma(k)`.
     static func constant(width: Int, height: Int, count: Int) -> [LumaFrame] {
         (0..<count).map { k in
-            LumaFrame(width: width, height: height, pixels: [UInt8](repeating: constantLuma(k), count: width * height), sequence: k)
+            LumaFrame(
+                width: width, height: height, pixels: [UInt8](repeating: constantLuma(k), count: width * height),
+                sequence: k)
         }
     }
 
     static func constantLuma(_ k: Int) -> UInt8 { UInt8(10 + 20 * k) }
 
     /// Writes frames to a fresh Y4M file and returns its path.
-    static func y4m(_ frames: [LumaFrame], colourspace: Y4MColourspace = .c420jpeg, label: String = "frames") throws -> String {
+    static func y4m(
+        _ frames: [LumaFrame], colourspace: Y4MColourspace = .c420jpeg, label: String = "frames"
+    ) throws -> String {
         let path = TemporaryFolder.make(label).path + "/\(label).y4m"
         try Y4MWriter.write(frames, to: path, colourspace: colourspace)
         return path

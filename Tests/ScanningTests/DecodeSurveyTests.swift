@@ -1,6 +1,7 @@
 import Foundation
 import KioskTesting
 import Testing
+
 @testable import Scanning
 
 @Suite struct DecodeSurveyTests {
@@ -11,8 +12,9 @@ import Testing
     @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
     func findsAtLeastAsManyAsZbarimg() throws {
         let folder = try #require(SharedData.folder).appendingPathComponent("qr").path
-        let report = DetectionSurvey.run(folder: folder, subfolders: DetectionSurvey.sharedQRFolders,
-                                         evaluate: [.direct])
+        let report = DetectionSurvey.run(
+            folder: folder, subfolders: DetectionSurvey.sharedQRFolders,
+            evaluate: [.direct])
         #expect(report.results.count >= 97)
         #expect(report.results.allSatisfy { $0.loadError == nil })
         let direct = report.hits(pass: .direct)
@@ -38,8 +40,10 @@ import Testing
     func bothDecodersTogetherReadWhatEitherReads() throws {
         let folder = try #require(SharedPhotos.folder)
         let folders = DetectionSurvey.sharedQRFolders
-        let zbar = DetectionSurvey.run(folder: folder, subfolders: folders, chain: DecoderChainConfiguration(zbar: .still, decoders: [.zbar]))
-        let zxing = DetectionSurvey.run(folder: folder, subfolders: folders, chain: DecoderChainConfiguration(zbar: .still, decoders: [.zxing]))
+        let zbar = DetectionSurvey.run(
+            folder: folder, subfolders: folders, chain: DecoderChainConfiguration(zbar: .still, decoders: [.zbar]))
+        let zxing = DetectionSurvey.run(
+            folder: folder, subfolders: folders, chain: DecoderChainConfiguration(zbar: .still, decoders: [.zxing]))
         let still = DetectionSurvey.run(folder: folder, subfolders: folders, chain: .still)
         let video = DetectionSurvey.run(folder: folder, subfolders: folders, chain: .video, framesPerImage: 15)
         #expect(still.results.count == 97)
@@ -47,15 +51,19 @@ import Testing
         #expect(still.ladderHits >= union, "the chain reads \(still.ladderHits), zbar or zxing alone \(union)")
         #expect(still.ladderHits >= 94, "the chain on stills read \(still.ladderHits) of 97")
         #expect(video.ladderHits >= 93, "the chain on camera frames read \(video.ladderHits) of 97")
-        let measured = Dictionary(uniqueKeysWithValues: folders.map { name in
-            func hits(_ report: DetectionSurvey.Report) -> Int { report.hitsByFolder.first { $0.folder == name }?.hits ?? 0 }
-            return (name, (hits(zbar), hits(zxing), hits(still), hits(video)))
-        })
+        let measured = Dictionary(
+            uniqueKeysWithValues: folders.map { name in
+                func hits(_ report: DetectionSurvey.Report) -> Int {
+                    report.hitsByFolder.first { $0.folder == name }?.hits ?? 0
+                }
+                return (name, (hits(zbar), hits(zxing), hits(still), hits(video)))
+            })
         for name in folders {
             let pinned = try #require(Self.pinnedByFolder[name])
             let now = try #require(measured[name])
-            #expect(now.0 >= pinned.zbar && now.1 >= pinned.zxing && now.2 >= pinned.still && now.3 >= pinned.video,
-                    "\(name): zbar \(now.0), zxing \(now.1), chain still \(now.2), chain video \(now.3); pinned \(pinned)")
+            #expect(
+                now.0 >= pinned.zbar && now.1 >= pinned.zxing && now.2 >= pinned.still && now.3 >= pinned.video,
+                "\(name): zbar \(now.0), zxing \(now.1), chain still \(now.2), chain video \(now.3); pinned \(pinned)")
         }
         // Every read names the decoder and step that made it; zxing's are among them.
         #expect(still.results.filter(\.hit).allSatisfy { $0.foundBy != nil })
@@ -67,7 +75,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory + "/set", withIntermediateDirectories: true)
         // Two readable codes (one inverted), one image without a code, one image without expectation.
         let first = DecodeFixtures.frame(withQR: "first", width: 200, height: 200, x: 20, y: 20, module: 4)
-        let second = DecodeFixtures.frame(withQR: "second", width: 200, height: 200, x: 20, y: 20, module: 4, inverted: true)
+        let second = DecodeFixtures.frame(
+            withQR: "second", width: 200, height: 200, x: 20, y: 20, module: 4, inverted: true)
         let blank = DecodeFixtures.sceneWithoutCode(width: 120, height: 90)
         for (name, frame, text) in [("a", first, "first"), ("b", second, "second"), ("c", blank, "nothing")] {
             let pgm = Array("P5 \(frame.width) \(frame.height) 255\n".utf8) + frame.pixels

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Scanning
 
 /// Frames for the second decoder: a photo from the shared set that zbar's whole ladder misses and zxing-cpp
@@ -9,8 +10,9 @@ enum HardCodes {
     /// `qrcode-2/fix-traceline.png` and its text, when the shared photo set is present.
     static let photo: (frame: LumaFrame, text: String)? = {
         guard let folder = SharedPhotos.folder,
-              let frame = try? ImageFile.load(folder + "/qrcode-2/fix-traceline.png"),
-              let expected = try? ImageFile.readFile(folder + "/qrcode-2/fix-traceline.txt") else { return nil }
+            let frame = try? ImageFile.load(folder + "/qrcode-2/fix-traceline.png"),
+            let expected = try? ImageFile.readFile(folder + "/qrcode-2/fix-traceline.txt")
+        else { return nil }
         return (frame, String(decoding: expected, as: UTF8.self))
     }()
 
@@ -67,19 +69,25 @@ struct DecoderChainTests {
         #expect(symbol.boundingBox.x >= 300 && symbol.boundingBox.y >= 200, "\(symbol.boundingBox)")
         #expect(decoder.decode(frame, region: FrameRect(x: 0, y: 0, width: 250, height: 180)).isEmpty)
         // A region reaching past the frame is clipped, not an error.
-        #expect(decoder.decode(frame, region: FrameRect(x: 250, y: 150, width: 1000, height: 1000)).first?.text == "region")
+        #expect(
+            decoder.decode(frame, region: FrameRect(x: 250, y: 150, width: 1000, height: 1000)).first?.text == "region")
     }
 
     @Test func zxingStepsMapTheirPointsBack() throws {
-        let frame = DecodeFixtures.frame(withQR: Array("light on dark".utf8), width: 400, height: 400, x: 60, y: 60, module: 5,
-                                         inverted: true)
+        let frame = DecodeFixtures.frame(
+            withQR: Array("light on dark".utf8), width: 400, height: 400, x: 60, y: 60, module: 5,
+            inverted: true)
         let decoder = ZXingDecoder()
         #expect(decoder.decode(frame).isEmpty, "zxing 1.4 does not look for inverted codes itself")
         let symbol = try #require(decoder.decode(frame, step: .inverted).first)
         #expect(symbol.text == "light on dark" && symbol.foundBy.description == "zxing-inverted")
-        let halved = try #require(decoder.decode(DecodeFixtures.frame(withQR: "half", width: 400, height: 400, x: 60, y: 60, module: 6),
-                                                 step: .halfScale).first)
-        #expect(abs(halved.boundingBox.x - 84) <= 8, "points in the original frame's coordinates: \(halved.boundingBox)")
+        let halved = try #require(
+            decoder.decode(
+                DecodeFixtures.frame(withQR: "half", width: 400, height: 400, x: 60, y: 60, module: 6),
+                step: .halfScale
+            ).first)
+        #expect(
+            abs(halved.boundingBox.x - 84) <= 8, "points in the original frame's coordinates: \(halved.boundingBox)")
     }
 
     @Test func kanjiSegmentsKeepZXingsConversion() throws {
@@ -93,13 +101,17 @@ struct DecoderChainTests {
     @Test(.enabled(if: HardCodes.photo != nil, "../shared/data/qr is absent: the zxing-only photo is not there"))
     func aCodeOnlyZXingReadsIsFoundByTheChain() throws {
         let (frame, text) = try #require(HardCodes.photo)
-        #expect(ZBarDecoder(configuration: .still).decode(frame).isEmpty, "zbar's whole ladder must miss it for this test to mean anything")
+        #expect(
+            ZBarDecoder(configuration: .still).decode(frame).isEmpty,
+            "zbar's whole ladder must miss it for this test to mean anything")
         let chain = DecoderChain(configuration: .still)
         let symbol = try #require(chain.decode(frame).first)
         #expect(symbol.text == text)
         #expect(symbol.foundBy == .zxing(.direct))
         #expect(chain.statistics.zxingHits == 1)
-        #expect(DecoderChain(configuration: DecoderChainConfiguration(zbar: .still, decoders: [.zbar])).decode(frame).isEmpty)
+        #expect(
+            DecoderChain(configuration: DecoderChainConfiguration(zbar: .still, decoders: [.zbar])).decode(frame)
+                .isEmpty)
     }
 
     @Test(.enabled(if: HardCodes.photo != nil, "../shared/data/qr is absent: the zxing-only photo is not there"))

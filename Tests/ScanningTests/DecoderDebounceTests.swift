@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Scanning
 
 @Suite struct DecoderDebounceTests {
@@ -16,7 +17,9 @@ import Testing
         #expect(filter.shouldTrigger("A", atNanos: 0))
         #expect(filter.shouldTrigger("B", atNanos: 1))
         // Two codes in view alternate: neither triggers again.
-        for tick in 2..<50 { #expect(!filter.shouldTrigger(tick % 2 == 0 ? "A" : "B", atNanos: UInt64(tick) * Self.second / 30)) }
+        for tick in 2..<50 {
+            #expect(!filter.shouldTrigger(tick % 2 == 0 ? "A" : "B", atNanos: UInt64(tick) * Self.second / 30))
+        }
     }
 
     @Test func triggersAgainAfterTheInterval() {
@@ -51,8 +54,8 @@ import Testing
     @Test func capacityForgetsOldestAndResetForgetsAll() {
         let filter = FilterBox<Int>(interval: .seconds(60), capacity: 4)
         for value in 0..<10 { #expect(filter.shouldTrigger(value, atNanos: UInt64(value))) }
-        #expect(filter.shouldTrigger(0, atNanos: 20)) // forgotten
-        #expect(!filter.shouldTrigger(9, atNanos: 21)) // remembered
+        #expect(filter.shouldTrigger(0, atNanos: 20))  // forgotten
+        #expect(!filter.shouldTrigger(9, atNanos: 21))  // remembered
         filter.reset()
         #expect(filter.shouldTrigger(9, atNanos: 22))
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Scanning
 
 @Suite struct DecoderTests {
@@ -55,7 +56,9 @@ import Testing
         let frame = DecodeFixtures.frame(withQR: "scaled", width: 800, height: 600, x: 300, y: 200, module: 8)
         let side = DecodeFixtures.renderedSide(Array("scaled".utf8), module: 8)
         let decoder = ZBarDecoder()
-        for step in [RecoveryStep.halfScale, .quietZone, .binarize, .doubleScale, .contrastStretch, .blur, .boldHalfScale] {
+        for step in [
+            RecoveryStep.halfScale, .quietZone, .binarize, .doubleScale, .contrastStretch, .blur, .boldHalfScale,
+        ] {
             let symbols = decoder.run(.recovery(step), on: frame)
             guard let symbol = symbols.first else {
                 // Contrast stretch skips frames that already span the range.
@@ -70,7 +73,8 @@ import Testing
 
     @Test func recoveryCreditSpreadsTheLadderOverFrames() {
         let frame = DecodeFixtures.frame(withQR: "inverted, found on the third frame", inverted: true)
-        let decoder = ZBarDecoder(configuration: DecoderConfiguration(recovery: [.halfScale, .inverted], recoveryBudget: 0.6))
+        let decoder = ZBarDecoder(
+            configuration: DecoderConfiguration(recovery: [.halfScale, .inverted], recoveryBudget: 0.6))
         // Frame 1 earns 0.6 passes: the half-scale step (0.25) runs, the inversion (1) must wait. Frame 2 has 0.95,
         // still short; frame 3 reaches the cap (1, the costliest step) and runs the inversion.
         #expect(decoder.decode(frame).isEmpty)
@@ -86,7 +90,8 @@ import Testing
 
     @Test func disabledSymbologiesAreNotReported() {
         let frame = DecodeFixtures.frame(withQR: "qr only")
-        #expect(ZBarDecoder(configuration: DecoderConfiguration(symbologies: [.ean13, .code128])).decode(frame).isEmpty)
+        #expect(
+            ZBarDecoder(configuration: DecoderConfiguration(symbologies: [.ean13, .code128])).decode(frame).isEmpty)
         #expect(ZBarDecoder(configuration: DecoderConfiguration(symbologies: [.qrCode])).decode(frame).count == 1)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KioskTesting
 import Testing
+
 @testable import Scanning
 
 @Suite struct ImageFileTests {
@@ -16,7 +17,8 @@ import Testing
 
     @Test func loadsEightBitGreyPNG() throws {
         let rows: [[UInt8]] = [[0, 64, 128], [255, 10, 20]]
-        let frame = try ImageFile.load(save(PNGFiles.encode(width: 3, height: 2, bitDepth: 8, colour: .grey, rows: rows), "g.png"))
+        let frame = try ImageFile.load(
+            save(PNGFiles.encode(width: 3, height: 2, bitDepth: 8, colour: .grey, rows: rows), "g.png"))
         #expect(frame.width == 3 && frame.height == 2)
         #expect(frame.pixels == [0, 64, 128, 255, 10, 20])
     }
@@ -31,7 +33,8 @@ import Testing
 
     @Test func convertsRGBToLuma() throws {
         let rows: [[UInt8]] = [[255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0]]
-        let frame = try ImageFile.load(save(PNGFiles.encode(width: 4, height: 1, bitDepth: 8, colour: .rgb, rows: rows), "c.png"))
+        let frame = try ImageFile.load(
+            save(PNGFiles.encode(width: 4, height: 1, bitDepth: 8, colour: .rgb, rows: rows), "c.png"))
         #expect(frame.pixels[0] == 255 && frame.pixels[1] == 0)
         // Rec. 709 weights: red ≈ 54, green ≈ 182.
         #expect(abs(Int(frame.pixels[2]) - 54) <= 2)
@@ -41,7 +44,8 @@ import Testing
     @Test func compositesAlphaOntoWhite() throws {
         // Black opaque, black fully transparent, black half transparent.
         let rows: [[UInt8]] = [[0, 0, 0, 255, 0, 0, 0, 0, 0, 0, 0, 128]]
-        let frame = try ImageFile.load(save(PNGFiles.encode(width: 3, height: 1, bitDepth: 8, colour: .rgba, rows: rows), "a.png"))
+        let frame = try ImageFile.load(
+            save(PNGFiles.encode(width: 3, height: 1, bitDepth: 8, colour: .rgba, rows: rows), "a.png"))
         #expect(frame.pixels[0] == 0 && frame.pixels[1] == 255)
         #expect(abs(Int(frame.pixels[2]) - 127) <= 1)
         let greyAlpha = PNGFiles.encode(width: 2, height: 1, bitDepth: 8, colour: .greyAlpha, rows: [[0, 255, 0, 0]])
@@ -50,14 +54,16 @@ import Testing
 
     @Test func expandsPaletteWithTransparency() throws {
         let palette: [UInt8] = [0, 0, 0, 255, 255, 255, 0, 0, 0]
-        let png = PNGFiles.encode(width: 3, height: 1, bitDepth: 8, colour: .palette, rows: [[0, 1, 2]],
-                                  chunks: [("PLTE", palette), ("tRNS", [255, 255, 0])])
+        let png = PNGFiles.encode(
+            width: 3, height: 1, bitDepth: 8, colour: .palette, rows: [[0, 1, 2]],
+            chunks: [("PLTE", palette), ("tRNS", [255, 255, 0])])
         #expect(try ImageFile.load(save(png, "p.png")).pixels == [0, 255, 255])
     }
 
     @Test func truncatedAndCorruptPNGAreErrorsNamingTheFile() throws {
-        let good = PNGFiles.encode(width: 64, height: 64, bitDepth: 8, colour: .grey,
-                                   rows: Array(repeating: Array(repeating: 7, count: 64), count: 64))
+        let good = PNGFiles.encode(
+            width: 64, height: 64, bitDepth: 8, colour: .grey,
+            rows: Array(repeating: Array(repeating: 7, count: 64), count: 64))
         let truncatedPath = save(Array(good.prefix(good.count / 2)), "t.png")
         #expect(throws: ImageFile.LoadError.self) { try ImageFile.load(truncatedPath) }
         do {
@@ -68,7 +74,7 @@ import Testing
             #expect(error.description.hasPrefix(truncatedPath + ": truncated PNG"))
         }
         var badCRC = good
-        badCRC[29] ^= 0xFF // IHDR's CRC
+        badCRC[29] ^= 0xFF  // IHDR's CRC
         let corruptPath = save(badCRC, "c.png")
         do {
             _ = try ImageFile.load(corruptPath)
@@ -124,15 +130,22 @@ import Testing
 
     @Test func badPGMsAreErrors() throws {
         let short = save(Array("P5\n4 4\n255\n".utf8) + [1, 2, 3], "s.pgm")
-        #expect(throws: ImageFile.LoadError.truncated(path: short, format: .pgmBinary, detail: "3 of 16 pixel bytes present")) {
+        #expect(
+            throws: ImageFile.LoadError.truncated(
+                path: short, format: .pgmBinary, detail: "3 of 16 pixel bytes present")
+        ) {
             try ImageFile.load(short)
         }
         let overMax = save(Array("P2 1 1 10 11".utf8), "o.pgm")
         #expect(throws: ImageFile.LoadError.self) { try ImageFile.load(overMax) }
         let noSize = save(Array("P5\n".utf8), "n.pgm")
-        guard case .truncated = try #require(throwing(try ImageFile.load(noSize))) else { Issue.record("not truncated"); return }
+        guard case .truncated = try #require(throwing(try ImageFile.load(noSize))) else {
+            Issue.record("not truncated"); return
+        }
         let zeroWidth = save(Array("P5 0 1 255\n".utf8), "z.pgm")
-        guard case .corrupt = try #require(throwing(try ImageFile.load(zeroWidth))) else { Issue.record("not corrupt"); return }
+        guard case .corrupt = try #require(throwing(try ImageFile.load(zeroWidth))) else {
+            Issue.record("not corrupt"); return
+        }
     }
 
     // MARK: files and formats
@@ -165,23 +178,39 @@ import Testing
     /// allocated, with the dimensions in the message.
     @Test func absurdPixelCountsAreRefusedFromTheHeader() throws {
         let png = save(PNGFiles.encode(width: 20000, height: 20000, bitDepth: 8, colour: .grey, rows: []), "huge.png")
-        #expect(throws: ImageFile.LoadError.tooLarge(path: png, format: .png, width: 20000, height: 20000, limit: 50_000_000)) { try ImageFile.load(png) }
-        #expect(ImageFile.LoadError.tooLarge(path: png, format: .png, width: 20000, height: 20000, limit: 50_000_000).description
-                == "\(png): PNG image of 20000×20000 pixels (400 megapixels) is larger than the 50 megapixels a photo needs; refused before decoding")
-        let maxed = save(PNGFiles.encode(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, bitDepth: 8, colour: .grey, rows: []), "max.png")
-        guard case .tooLarge(_, _, 0xFFFF_FFFF, 0xFFFF_FFFF, _) = try #require(throwing(try ImageFile.load(maxed))) else { Issue.record("not refused as too large"); return }
+        #expect(
+            throws: ImageFile.LoadError.tooLarge(
+                path: png, format: .png, width: 20000, height: 20000, limit: 50_000_000)
+        ) { try ImageFile.load(png) }
+        #expect(
+            ImageFile.LoadError.tooLarge(path: png, format: .png, width: 20000, height: 20000, limit: 50_000_000)
+                .description
+                == "\(png): PNG image of 20000×20000 pixels (400 megapixels) is larger than the 50 megapixels a photo needs; refused before decoding"
+        )
+        let maxed = save(
+            PNGFiles.encode(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, bitDepth: 8, colour: .grey, rows: []), "max.png")
+        guard case .tooLarge(_, _, 0xFFFF_FFFF, 0xFFFF_FFFF, _) = try #require(throwing(try ImageFile.load(maxed)))
+        else { Issue.record("not refused as too large"); return }
 
         var jpeg = DecodeFixtures.greyJPEG
         let sof = try #require((0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
-        jpeg.replaceSubrange((sof + 5)...(sof + 8), with: [0x17, 0x70, 0x27, 0x10]) // height 6000, width 10000
+        jpeg.replaceSubrange((sof + 5)...(sof + 8), with: [0x17, 0x70, 0x27, 0x10])  // height 6000, width 10000
         let bigJPEG = save(jpeg, "huge.jpg")
-        #expect(throws: ImageFile.LoadError.tooLarge(path: bigJPEG, format: .jpeg, width: 10000, height: 6000, limit: 50_000_000)) { try ImageFile.load(bigJPEG) }
+        #expect(
+            throws: ImageFile.LoadError.tooLarge(
+                path: bigJPEG, format: .jpeg, width: 10000, height: 6000, limit: 50_000_000)
+        ) { try ImageFile.load(bigJPEG) }
 
         let pgm = save(Array("P5 8000 8000 255\n".utf8), "huge.pgm")
-        #expect(throws: ImageFile.LoadError.tooLarge(path: pgm, format: .pgmBinary, width: 8000, height: 8000, limit: 50_000_000)) { try ImageFile.load(pgm) }
+        #expect(
+            throws: ImageFile.LoadError.tooLarge(
+                path: pgm, format: .pgmBinary, width: 8000, height: 8000, limit: 50_000_000)
+        ) { try ImageFile.load(pgm) }
         // Just under the cap the header is believed, and the missing pixels are what is reported.
         let fine = save(Array("P5 7000 7000 255\n".utf8), "fine.pgm")
-        guard case .truncated = try #require(throwing(try ImageFile.load(fine))) else { Issue.record("not truncated"); return }
+        guard case .truncated = try #require(throwing(try ImageFile.load(fine))) else {
+            Issue.record("not truncated"); return
+        }
     }
 
     @Test func randomBytesNeverCrashTheDecoders() {
@@ -193,7 +222,8 @@ import Testing
                 return UInt8(truncatingIfNeeded: state >> 56)
             }
             // Keep a valid signature so the codec itself is exercised.
-            let signature: [UInt8] = trial % 2 == 0 ? [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] : [0xFF, 0xD8, 0xFF]
+            let signature: [UInt8] =
+                trial % 2 == 0 ? [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] : [0xFF, 0xD8, 0xFF]
             bytes.replaceSubrange(0..<signature.count, with: signature)
             #expect(throws: ImageFile.LoadError.self) { try ImageFile.decode(bytes, path: "fuzz") }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import KioskTesting
 import Testing
+
 @testable import StopCodes
 
 @Suite struct KeyFileTests {
@@ -34,8 +35,10 @@ import Testing
         #expect(!loaded.isAccessibleToOthers)
         // The loaded key signs what the original's public key verifies.
         let signature = try #require(loaded.keyPair.sign(feedID: "f", kind: .stopCode, value: "1"))
-        #expect(key.publicKey.isValidSignature(signature.signature,
-                                               for: LabelSignature.message(feedID: "f", kind: .stopCode, value: "1")!))
+        #expect(
+            key.publicKey.isValidSignature(
+                signature.signature,
+                for: LabelSignature.message(feedID: "f", kind: .stopCode, value: "1")!))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("key id \(key.keyID)"))
         #expect(text.contains(key.publicKey.encoded))
@@ -90,8 +93,14 @@ import Testing
             ("# only a comment\n", .malformed("no key line (only comments or empty)"), nil),
             ("hello\n", .malformed("expected stopkiosk-ed25519-private-v1:<base64url key>"), 1),
             ("# c\nstopkiosk-ed25519-private-v1:!!!\n", .malformed("the key is not valid unpadded base64url"), 2),
-            ("stopkiosk-ed25519-private-v1:" + Base64URL.encode([UInt8](repeating: 1, count: 31)), .wrongLength(expected: 32, actual: 31), 1),
-            ("stopkiosk-ed25519-private-v1:" + Base64URL.encode([UInt8](repeating: 1, count: 64)), .wrongLength(expected: 32, actual: 64), 1),
+            (
+                "stopkiosk-ed25519-private-v1:" + Base64URL.encode([UInt8](repeating: 1, count: 31)),
+                .wrongLength(expected: 32, actual: 31), 1
+            ),
+            (
+                "stopkiosk-ed25519-private-v1:" + Base64URL.encode([UInt8](repeating: 1, count: 64)),
+                .wrongLength(expected: 32, actual: 64), 1
+            ),
             (key.publicKey.encoded + "\n", .wrongKind(found: "public key", expected: "private key"), 1),
             (key.encodedPrivateKey + "\n" + key.encodedPrivateKey + "\n", .malformed("more than one key line"), 2),
         ]
@@ -105,12 +114,18 @@ import Testing
         }
         let privatePath = directory + "/private-as-public.pub"
         try write(key.encodedPrivateKey, to: privatePath)
-        #expect(throws: KeyFileError.invalid(path: privatePath, line: 1, reason: .wrongKind(found: "private key", expected: "public key"))) {
+        #expect(
+            throws: KeyFileError.invalid(
+                path: privatePath, line: 1, reason: .wrongKind(found: "private key", expected: "public key"))
+        ) {
             try KeyFile.loadPublicKey(from: privatePath)
         }
         let binaryPath = directory + "/binary.key"
         try Data([0xFF, 0x00, 0xFE]).write(to: URL(fileURLWithPath: binaryPath))
-        #expect(throws: KeyFileError.invalid(path: binaryPath, line: nil, reason: .malformed("the file is not text (UTF-8)"))) {
+        #expect(
+            throws: KeyFileError.invalid(
+                path: binaryPath, line: nil, reason: .malformed("the file is not text (UTF-8)"))
+        ) {
             try KeyFile.loadPrivateKey(from: binaryPath)
         }
     }
@@ -133,8 +148,11 @@ import Testing
         }
         let huge = directory + "/huge.key"
         try #require(FileManager.default.createFile(atPath: huge, contents: nil))
-        try #require(truncate(huge, 1 << 30) == 0) // sparse: no disk used
-        #expect(throws: KeyFileError.unreadable(path: huge, reason: "1073741824 bytes or more is too large for a key file (at most 64 KB)")) {
+        try #require(truncate(huge, 1 << 30) == 0)  // sparse: no disk used
+        #expect(
+            throws: KeyFileError.unreadable(
+                path: huge, reason: "1073741824 bytes or more is too large for a key file (at most 64 KB)")
+        ) {
             try KeyFile.loadPublicKey(from: huge)
         }
     }
@@ -148,14 +166,25 @@ import Testing
         try KeyFile.savePrivateKey(original, to: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try write(text.replacingOccurrences(of: original.encodedPrivateKey, with: other.encodedPrivateKey), to: path)
-        #expect(throws: KeyFileError.corrupted(path: path, line: 1, detail: "the file says key id \(original.keyID), the secret's key id is \(other.keyID)")) {
+        #expect(
+            throws: KeyFileError.corrupted(
+                path: path, line: 1,
+                detail: "the file says key id \(original.keyID), the secret's key id is \(other.keyID)")
+        ) {
             try KeyFile.loadPrivateKey(from: path)
         }
-        #expect(KeyFileError.corrupted(path: path, line: 1, detail: "d").description.contains("corrupted key: the secret does not match the key's own public key"))
+        #expect(
+            KeyFileError.corrupted(path: path, line: 1, detail: "d").description.contains(
+                "corrupted key: the secret does not match the key's own public key"))
         // Only the public-key comment left: still checked.
         let publicOnly = directory + "/public-comment.key"
-        try write("# Public key for kiosk configs: \(original.publicKey.encoded)\n\(other.encodedPrivateKey)\n", to: publicOnly)
-        #expect(throws: KeyFileError.corrupted(path: publicOnly, line: 1, detail: "the public key in the file is not the one the secret derives")) {
+        try write(
+            "# Public key for kiosk configs: \(original.publicKey.encoded)\n\(other.encodedPrivateKey)\n",
+            to: publicOnly)
+        #expect(
+            throws: KeyFileError.corrupted(
+                path: publicOnly, line: 1, detail: "the public key in the file is not the one the secret derives")
+        ) {
             try KeyFile.loadPrivateKey(from: publicOnly)
         }
         // A bare key line with no comments has nothing to contradict it.
@@ -165,7 +194,8 @@ import Testing
     }
 
     @Test func errorMessagesNameTheFile() {
-        let error = KeyFileError.invalid(path: "/etc/kiosk/label.key", line: 3, reason: .wrongLength(expected: 32, actual: 31))
+        let error = KeyFileError.invalid(
+            path: "/etc/kiosk/label.key", line: 3, reason: .wrongLength(expected: 32, actual: 31))
         #expect(error.description == "/etc/kiosk/label.key:3: wrong key length: 31 bytes, expected 32")
     }
 }

@@ -1,5 +1,6 @@
 import KioskTesting
 import Testing
+
 @testable import StopCodes
 
 /// Shared fixtures: two keys, the kiosk's own template, a foreign agency's template.
@@ -14,11 +15,14 @@ struct Fixture {
     let foreign = try! StopURLTemplate(Fixture.foreignPattern)
 
     func parser(_ policy: SignaturePolicy, trusted: [PublicKey]? = nil) -> PayloadParser {
-        PayloadParser(feedID: "carta", ownTemplates: [own, byID], foreignTemplates: [foreign],
-                      trustedKeys: trusted ?? [key.publicKey], policy: policy)
+        PayloadParser(
+            feedID: "carta", ownTemplates: [own, byID], foreignTemplates: [foreign],
+            trustedKeys: trusted ?? [key.publicKey], policy: policy)
     }
 
-    func signed(_ value: String, template: StopURLTemplate? = nil, feed: String = "carta", by signer: KeyPair? = nil) -> String {
+    func signed(
+        _ value: String, template: StopURLTemplate? = nil, feed: String = "carta", by signer: KeyPair? = nil
+    ) -> String {
         (signer ?? key).signedURL(template: template ?? own, feedID: feed, value: value)!
     }
 }
@@ -39,9 +43,12 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
         #expect(url.hasPrefix("https://transit.example/s/2201?k=\(fixture.key.keyID)&s="))
         #expect(url.count == "https://transit.example/s/2201".count + 3 + 16 + 3 + 86)
         let result = fixture.parser(policy).parse(url)
-        #expect(result == .stopReference(StopReference(
-            kind: .stopCode, value: "2201", signature: .verified(keyID: fixture.key.keyID),
-            source: .ownLabel(template: Fixture.ownPattern))))
+        #expect(
+            result
+                == .stopReference(
+                    StopReference(
+                        kind: .stopCode, value: "2201", signature: .verified(keyID: fixture.key.keyID),
+                        source: .ownLabel(template: Fixture.ownPattern))))
     }
 
     @Test func signedStopIDWithAwkwardCharactersRoundTrips() {
@@ -60,8 +67,10 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
         #expect(fixture.key.keyID.allSatisfy { "0123456789abcdef".contains($0) })
         #expect(fixture.key.keyID != fixture.otherKey.keyID)
         // Known answer: the all-zero public key… is not a valid point, so use RFC 8032 test vector 1's key.
-        let raw: [UInt8] = [0xd7, 0x5a, 0x98, 0x01, 0x82, 0xb1, 0x0a, 0xb7, 0xd5, 0x4b, 0xfe, 0xd3, 0xc9, 0x64, 0x07, 0x3a,
-                            0x0e, 0xe1, 0x72, 0xf3, 0xda, 0xa6, 0x23, 0x25, 0xaf, 0x02, 0x1a, 0x68, 0xf7, 0x07, 0x51, 0x1a]
+        let raw: [UInt8] = [
+            0xd7, 0x5a, 0x98, 0x01, 0x82, 0xb1, 0x0a, 0xb7, 0xd5, 0x4b, 0xfe, 0xd3, 0xc9, 0x64, 0x07, 0x3a,
+            0x0e, 0xe1, 0x72, 0xf3, 0xda, 0xa6, 0x23, 0x25, 0xaf, 0x02, 0x1a, 0x68, 0xf7, 0x07, 0x51, 0x1a,
+        ]
         #expect(PublicKey.keyID(of: raw) == "21fe31dfa154a261")
     }
 
@@ -84,12 +93,18 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
     @Test func truncatedSignatureIsForged() {
         let url = fixture.signed("2201")
         for cut in [1, 2, 10, 85] {
-            #expect(fixture.parser(.prefer).parse(String(url.dropLast(cut))) == forged(.malformedSignature, "2201"), "cut \(cut)")
+            #expect(
+                fixture.parser(.prefer).parse(String(url.dropLast(cut))) == forged(.malformedSignature, "2201"),
+                "cut \(cut)")
         }
         // Cut into the key id, or right after it.
         let keyStart = url.range(of: "?k=")!.upperBound
-        #expect(fixture.parser(.prefer).parse(String(url[..<url.index(keyStart, offsetBy: 5)])) == forged(.malformedSignature, "2201"))
-        #expect(fixture.parser(.prefer).parse(String(url[..<url.index(keyStart, offsetBy: 16)])) == forged(.malformedSignature, "2201"))
+        #expect(
+            fixture.parser(.prefer).parse(String(url[..<url.index(keyStart, offsetBy: 5)]))
+                == forged(.malformedSignature, "2201"))
+        #expect(
+            fixture.parser(.prefer).parse(String(url[..<url.index(keyStart, offsetBy: 16)]))
+                == forged(.malformedSignature, "2201"))
     }
 
     @Test func nonCanonicalSignatureEncodingIsForged() {
@@ -136,13 +151,13 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
     }
 
     @Test(arguments: [
-        "?k=0011223344556677", // s missing
-        "?s=AAAA", // k missing
-        "?k=0011223344556677&s=", // empty signature
-        "?k=00112233445566&s=AAAA", // short key id
-        "?k=0011223344556677&s=AAAA&s=AAAA", // repeated
-        "?k=0011223344556677&s=AAAA&x=1", // trailing junk
-        "?k=00112233445566ZZ&s=AAAA", // not hex
+        "?k=0011223344556677",  // s missing
+        "?s=AAAA",  // k missing
+        "?k=0011223344556677&s=",  // empty signature
+        "?k=00112233445566&s=AAAA",  // short key id
+        "?k=0011223344556677&s=AAAA&s=AAAA",  // repeated
+        "?k=0011223344556677&s=AAAA&x=1",  // trailing junk
+        "?k=00112233445566ZZ&s=AAAA",  // not hex
     ])
     func malformedSignatureParametersAreForged(suffix: String) {
         let result = fixture.parser(.prefer).parse("https://transit.example/s/2201" + suffix)
@@ -151,42 +166,73 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
 
     func forged(_ reason: ForgeryReason, _ value: String) -> ScanResolution {
         let template = value == "2201" || value == "2202" ? Fixture.ownPattern : Fixture.idPattern
-        return .forged(reason, claimed: StopReference(kind: .stopCode, value: value, signature: .unsigned,
-                                                      source: .ownLabel(template: template)))
+        return .forged(
+            reason,
+            claimed: StopReference(
+                kind: .stopCode, value: value, signature: .unsigned,
+                source: .ownLabel(template: template)))
     }
 
     // MARK: policies
 
     @Test func requireRefusesUnsignedURLsAndBareCodes() {
         let parser = fixture.parser(.require)
-        #expect(parser.parse("https://transit.example/s/2201") == .signatureRequired(StopReference(
-            kind: .stopCode, value: "2201", signature: .unsigned, source: .ownLabel(template: Fixture.ownPattern))))
-        #expect(parser.parse("2201") == .signatureRequired(StopReference(
-            kind: .codeOrID, value: "2201", signature: .unsigned, source: .bare)))
-        #expect(parser.parse("https://other.example/stop/X1") == .signatureRequired(StopReference(
-            kind: .stopID, value: "X1", signature: .unsigned, source: .foreignLabel(template: Fixture.foreignPattern))))
+        #expect(
+            parser.parse("https://transit.example/s/2201")
+                == .signatureRequired(
+                    StopReference(
+                        kind: .stopCode, value: "2201", signature: .unsigned,
+                        source: .ownLabel(template: Fixture.ownPattern))))
+        #expect(
+            parser.parse("2201")
+                == .signatureRequired(
+                    StopReference(
+                        kind: .codeOrID, value: "2201", signature: .unsigned, source: .bare)))
+        #expect(
+            parser.parse("https://other.example/stop/X1")
+                == .signatureRequired(
+                    StopReference(
+                        kind: .stopID, value: "X1", signature: .unsigned,
+                        source: .foreignLabel(template: Fixture.foreignPattern))))
     }
 
     @Test func preferAcceptsUnsigned() {
         let parser = fixture.parser(.prefer)
-        #expect(parser.parse("https://transit.example/s/2201") == .stopReference(StopReference(
-            kind: .stopCode, value: "2201", signature: .unsigned, source: .ownLabel(template: Fixture.ownPattern))))
-        #expect(parser.parse(" 2201\r\n") == .stopReference(StopReference(
-            kind: .codeOrID, value: "2201", signature: .unsigned, source: .bare)))
+        #expect(
+            parser.parse("https://transit.example/s/2201")
+                == .stopReference(
+                    StopReference(
+                        kind: .stopCode, value: "2201", signature: .unsigned,
+                        source: .ownLabel(template: Fixture.ownPattern))))
+        #expect(
+            parser.parse(" 2201\r\n")
+                == .stopReference(
+                    StopReference(
+                        kind: .codeOrID, value: "2201", signature: .unsigned, source: .bare)))
     }
 
     @Test func offIgnoresSignaturesEvenBadOnes() {
         let parser = fixture.parser(.off)
-        let bad = replacingSignature(in: fixture.signed("2201")) { bytes in var copy = bytes; copy[0] ^= 1; return copy }
+        let bad = replacingSignature(in: fixture.signed("2201")) { bytes in
+            var copy = bytes; copy[0] ^= 1; return copy
+        }
         for url in [fixture.signed("2201"), bad, "https://transit.example/s/2201"] {
-            #expect(parser.parse(url) == .stopReference(StopReference(
-                kind: .stopCode, value: "2201", signature: .notChecked, source: .ownLabel(template: Fixture.ownPattern))))
+            #expect(
+                parser.parse(url)
+                    == .stopReference(
+                        StopReference(
+                            kind: .stopCode, value: "2201", signature: .notChecked,
+                            source: .ownLabel(template: Fixture.ownPattern))))
         }
     }
 
     @Test func foreignAgencyURLsAreReferences() {
-        #expect(fixture.parser(.prefer).parse("https://other.example/stop/STBA%3A12") == .stopReference(StopReference(
-            kind: .stopID, value: "STBA:12", signature: .unsigned, source: .foreignLabel(template: Fixture.foreignPattern))))
+        #expect(
+            fixture.parser(.prefer).parse("https://other.example/stop/STBA%3A12")
+                == .stopReference(
+                    StopReference(
+                        kind: .stopID, value: "STBA:12", signature: .unsigned,
+                        source: .foreignLabel(template: Fixture.foreignPattern))))
     }
 
     @Test func noTrustedKeysMeansEverySignatureIsUnknown() {
@@ -198,8 +244,11 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
 
     @Test(arguments: ["2201", "STBA", "vln:1234", "1_2345", "A-12.b", "Bijūnų", "#12"])
     func bareCodesAreReferences(text: String) {
-        #expect(fixture.parser(.prefer).parse(text) == .stopReference(StopReference(
-            kind: .codeOrID, value: text, signature: .unsigned, source: .bare)))
+        #expect(
+            fixture.parser(.prefer).parse(text)
+                == .stopReference(
+                    StopReference(
+                        kind: .codeOrID, value: text, signature: .unsigned, source: .bare)))
     }
 
     // MARK: junk
@@ -220,7 +269,9 @@ func replacingSignature(in url: String, with transform: ([UInt8]) -> [UInt8]) ->
 
     @Test func hugePayloadIsNotAStopCodeAndShortened() {
         let huge = String(repeating: "9", count: 4096)
-        guard case .notAStopCode(let shown) = fixture.parser(.prefer).parse(huge) else { Issue.record("accepted"); return }
+        guard case .notAStopCode(let shown) = fixture.parser(.prefer).parse(huge) else {
+            Issue.record("accepted"); return
+        }
         #expect(shown.count <= 81 && shown.hasSuffix("…"))
         let hugeURL = "https://transit.example/s/" + String(repeating: "7", count: 4096)
         guard case .notAStopCode = fixture.parser(.prefer).parse(hugeURL) else { Issue.record("accepted"); return }

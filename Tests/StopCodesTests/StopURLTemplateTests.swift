@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StopCodes
 
 @Suite struct StopURLTemplateTests {
@@ -31,8 +32,8 @@ import Testing
         #expect(template.match("https://transit.example/s/12?x=1") == nil)
         #expect(template.match("https://evil.example/s/12") == nil)
         #expect(template.match("https://transit.example/s/%ZZ") == nil)
-        #expect(template.match("https://transit.example/s/%FF") == nil) // not UTF-8
-        #expect(template.match("https://transit.example/s/a%0Ab") == nil) // control character
+        #expect(template.match("https://transit.example/s/%FF") == nil)  // not UTF-8
+        #expect(template.match("https://transit.example/s/a%0Ab") == nil)  // control character
         #expect(template.match("https://transit.example/s/" + String(repeating: "9", count: 200)) == nil)
     }
 
@@ -81,10 +82,10 @@ import Testing
             #expect(Base64URL.decode(encoded) == bytes)
         }
         #expect(Base64URL.decode("AQ") == [1])
-        #expect(Base64URL.decode("AB") == nil) // non-zero unused bits: not canonical
-        #expect(Base64URL.decode("AB==") == nil) // padding
-        #expect(Base64URL.decode("AF") == nil) // non-zero unused bits: not canonical
+        #expect(Base64URL.decode("AB") == nil)  // non-zero unused bits: not canonical
+        #expect(Base64URL.decode("AB==") == nil)  // padding
+        #expect(Base64URL.decode("AF") == nil)  // non-zero unused bits: not canonical
         #expect(Base64URL.decode("A") == nil)
-        #expect(Base64URL.decode("AB+/") == nil) // standard alphabet
+        #expect(Base64URL.decode("AB+/") == nil)  // standard alphabet
     }
 }

@@ -49,21 +49,27 @@ import Testing
         let dir = TemporaryFolder.make("atomic")
         let path = dir.appendingPathComponent("key").path
         try AtomicFile.write(Array("mine".utf8), to: path)
-        let error = try #require(throws: FileError.self) { try AtomicFile.write(Array("other".utf8), to: path, overwrite: false) }
+        let error = try #require(throws: FileError.self) {
+            try AtomicFile.write(Array("other".utf8), to: path, overwrite: false)
+        }
         #expect(error.problem == .alreadyExists)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "mine")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["key"])
     }
 
     @Test func missingFolderIsNamed() throws {
-        let error = try #require(throws: FileError.self) { try AtomicFile.write([1], to: "/nonexistent-folder-xyz/out.pdf") }
+        let error = try #require(throws: FileError.self) {
+            try AtomicFile.write([1], to: "/nonexistent-folder-xyz/out.pdf")
+        }
         #expect(error.problem == .notFound)
         #expect(error.description.contains("/nonexistent-folder-xyz"))
     }
 
     @Test func fullDiskReadsAsSuch() {
         let error = FileError(path: "/var/lib/stopkiosk/routes.sqlite", operation: .writing, problem: .errno(ENOSPC))
-        #expect(error.description == "disk full while writing /var/lib/stopkiosk/routes.sqlite; the previous file is unchanged")
+        #expect(
+            error.description
+                == "disk full while writing /var/lib/stopkiosk/routes.sqlite; the previous file is unchanged")
         #expect(FileError.Problem.errno(EFBIG) == .fileSizeLimit)
     }
 
@@ -104,7 +110,9 @@ import Testing
 
     @Test func refusesFoldersAndLargeFiles() throws {
         let dir = TemporaryFolder.make("bounded")
-        #expect(throws: FileError(path: dir.path, operation: .reading, problem: .isDirectory)) { try BoundedFile.read(dir.path, limit: 10) }
+        #expect(throws: FileError(path: dir.path, operation: .reading, problem: .isDirectory)) {
+            try BoundedFile.read(dir.path, limit: 10)
+        }
         let big = dir.appendingPathComponent("big").path
         // A sparse 1 GB file: refused from its size, never read.
         let descriptor = open(big, O_WRONLY | O_CREAT, 0o600)
@@ -115,6 +123,8 @@ import Testing
     }
 
     @Test func missingAndUnreadableFilesSayWhy() throws {
-        #expect(throws: FileError(path: "/nonexistent/k", operation: .reading, problem: .notFound)) { try BoundedFile.read("/nonexistent/k", limit: 10) }
+        #expect(throws: FileError(path: "/nonexistent/k", operation: .reading, problem: .notFound)) {
+            try BoundedFile.read("/nonexistent/k", limit: 10)
+        }
     }
 }

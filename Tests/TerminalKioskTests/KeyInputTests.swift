@@ -1,5 +1,6 @@
-@testable import TerminalKiosk
 import Testing
+
+@testable import TerminalKiosk
 
 @Suite struct KeyInputTests {
     func keys(_ bytes: [UInt8]) -> [KioskKey] {

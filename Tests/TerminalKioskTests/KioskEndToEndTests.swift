@@ -17,8 +17,12 @@ final class TmuxScreen {
     init(tmux: URL, width: Int, height: Int, command: String) throws {
         self.tmux = tmux
         socket = "stopkiosk-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let result = try Programs.run(tmux, ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
-                                             "-x", String(width), "-y", String(height), command])
+        let result = try Programs.run(
+            tmux,
+            [
+                "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
+                "-x", String(width), "-y", String(height), command,
+            ])
         guard result.status == 0 else { throw TmuxError.failed("new-session: \(result.stderr)") }
     }
 
@@ -63,17 +67,29 @@ final class TmuxScreen {
     /// `kiosk demo` in a 100×30 tmux terminal: the recorded passenger scans Colón; the test reads the stop and its
     /// departures off the screen, types a destination, reads the plan, waits for the idle timeout, then presses
     /// Ctrl-C and checks that the terminal was given back.
-    @Test(.enabled(if: TmuxScreen.executable != nil, "tmux is not installed (kiosk/setup.sh installs it); skipping the terminal test"))
+    @Test(
+        .enabled(
+            if: TmuxScreen.executable != nil,
+            "tmux is not installed (kiosk/setup.sh installs it); skipping the terminal test"))
     func demoInTmux() throws {
-        let command = "env XDG_CACHE_HOME='\(Programs.sampleCache.path)' TERM=xterm-256color '\(Programs.kiosk.path)' demo --idle-timeout 6 --at 2026-11-25T08:00; echo KIOSK-EXITED $?; sleep 600"
+        let command =
+            "env XDG_CACHE_HOME='\(Programs.sampleCache.path)' TERM=xterm-256color '\(Programs.kiosk.path)' demo --idle-timeout 6 --at 2026-11-25T08:00; echo KIOSK-EXITED $?; sleep 600"
         let screen = try TmuxScreen(tmux: TmuxScreen.executable!, width: 100, height: 30, command: command)
 
         // Idle first: the home stop's board and the prompt.
-        try screen.wait(for: "the idle screen") { $0.contains("Acerque el código de su parada a la cámara") && $0.contains("El Ejido") }
+        try screen.wait(for: "the idle screen") {
+            $0.contains("Acerque el código de su parada a la cámara") && $0.contains("El Ejido")
+        }
         // The recorded passenger's first label: Colón, with its Trolebús departures (sample README: 08:02, 08:07).
-        let stop = try screen.wait(for: "the scanned stop") { $0.contains("Colón  [2010]") && $0.contains("Salidas en los próximos 60 min") }
+        let stop = try screen.wait(for: "the scanned stop") {
+            // Everything the checks below read, so a capture taken mid-redraw is not mistaken for the screen.
+            $0.contains("Colón  [2010]") && $0.contains("Salidas en los próximos 60 min") && $0.contains("Primera y última salida")
+                && $0.contains("Tab: English")
+        }
         #expect(stop.contains("08:02") && stop.contains("08:07"))
-        #expect(stop.range(of: #"08:07 +TB +La Y +[67] min"#, options: .regularExpression) != nil, "departure line not found in:\n\(stop)")
+        #expect(
+            stop.range(of: #"08:07 +TB +La Y +[67] min"#, options: .regularExpression) != nil,
+            "departure line not found in:\n\(stop)")
         #expect(stop.contains("Primera y última salida"))
         #expect(stop.contains("Tab: English"))
 
@@ -91,7 +107,9 @@ final class TmuxScreen {
         try screen.wait(for: "the plan in English") { $0.contains("From Colón to Cumbayá") && $0.contains("Option 1") }
 
         // No input for the idle timeout: back to the idle screen, in Spanish again.
-        try screen.wait(for: "the idle timeout", timeout: 60) { $0.contains("Acerque el código de su parada a la cámara") && !$0.contains("Cumbayá") }
+        try screen.wait(for: "the idle timeout", timeout: 60) {
+            $0.contains("Acerque el código de su parada a la cámara") && !$0.contains("Cumbayá")
+        }
 
         // Ctrl-C: the kiosk restores the terminal and exits 0.
         try screen.send("C-c")
@@ -107,8 +125,10 @@ final class TmuxScreen {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("not a terminal"))
         let out = result.stdout
-        for expected in ["Colón  [2010]", "Río Coca  [3001]", "Este código no es de una parada", "La Carolina  [1121]",
-                         "De La Carolina a Cumbayá", "Opción 1", "Acerque el código de su parada a la cámara"] {
+        for expected in [
+            "Colón  [2010]", "Río Coca  [3001]", "Este código no es de una parada", "La Carolina  [1121]",
+            "De La Carolina a Cumbayá", "Opción 1", "Acerque el código de su parada a la cámara",
+        ] {
             #expect(out.contains(expected), "missing \(expected)")
         }
         #expect(!out.contains("\u{1B}"), "escape sequences in plain output")
@@ -133,17 +153,19 @@ final class TmuxScreen {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("kiosk.toml").path
         try """
-            home_stop = "1091"
-            [camera]
-            device = "\(dir.path)/video9"
-            [database]
-            path = "\(dir.path)/routes.sqlite"
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        home_stop = "1091"
+        [camera]
+        device = "\(dir.path)/video9"
+        [database]
+        path = "\(dir.path)/routes.sqlite"
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try Programs.runKiosk(["doctor", "--config", path, "--camera-timeout", "1"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("[ok] config: \(path)"))
         #expect(result.stdout.contains("[FAIL] database"))
-        #expect(result.stdout.contains("fix: import the agency's GTFS feed: kiosk import FEED.zip --db \(dir.path)/routes.sqlite"))
+        #expect(
+            result.stdout.contains(
+                "fix: import the agency's GTFS feed: kiosk import FEED.zip --db \(dir.path)/routes.sqlite"))
         #expect(result.stdout.contains("[FAIL] camera: \(dir.path)/video9: no such camera device"))
         #expect(result.stdout.contains("problems to fix") || result.stdout.contains("problem to fix"))
     }

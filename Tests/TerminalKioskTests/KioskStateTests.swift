@@ -2,10 +2,11 @@ import Foundation
 import ScanService
 import StopCodes
 import StopPresentation
-@testable import TerminalKiosk
 import Testing
 import TransitModel
 import TransitStore
+
+@testable import TerminalKiosk
 
 @Suite struct KioskStateTests {
     let t0 = KioskFixtures.morning
@@ -26,7 +27,9 @@ import TransitStore
         var state = KioskFixtures.stopState("2010")
         #expect(state.handle(.key(.character("c")), now: t0) == [.search("c")])
         #expect(state.handle(.key(.character("u")), now: t0) == [.search("cu")])
-        guard case let .entry(entry) = state.screen, case let .destination(from) = entry.purpose else { Issue.record("not entering a destination"); return }
+        guard case let .entry(entry) = state.screen, case let .destination(from) = entry.purpose else {
+            Issue.record("not entering a destination"); return
+        }
         #expect(from.view.stop.name == "Colón" && entry.text == "cu")
         let matches = (try! KioskFixtures.database.searchStops("cu")).map(\.stop)
         _ = state.handle(.matchesLoaded(query: "cu", matches: matches), now: t0)
@@ -81,12 +84,24 @@ import TransitStore
         var state = KioskFixtures.stopState("2010")
         let cases: [(ScanOutcome, KioskNotice.Kind)] = [
             (ScanOutcome(status: .notAStopCode, text: "WIFI:S:Cafe;;"), .notAStopCode(text: "WIFI:S:Cafe;;")),
-            (ScanOutcome(status: .unknownStop, text: "https://transit.example/s/9999",
-                         reference: StopReference(kind: .stopCode, value: "9999", signature: .unsigned, source: .bare)), .unknownStop(value: "9999")),
-            (ScanOutcome(status: .forged, text: "x", reference: StopReference(kind: .stopCode, value: "2010", signature: .unsigned, source: .bare)),
-             .forged(claimed: "2010")),
-            (ScanOutcome(status: .signatureRequired, text: "x", reference: StopReference(kind: .stopCode, value: "2010", signature: .unsigned, source: .bare)),
-             .signatureRequired(value: "2010")),
+            (
+                ScanOutcome(
+                    status: .unknownStop, text: "https://transit.example/s/9999",
+                    reference: StopReference(kind: .stopCode, value: "9999", signature: .unsigned, source: .bare)),
+                .unknownStop(value: "9999")
+            ),
+            (
+                ScanOutcome(
+                    status: .forged, text: "x",
+                    reference: StopReference(kind: .stopCode, value: "2010", signature: .unsigned, source: .bare)),
+                .forged(claimed: "2010")
+            ),
+            (
+                ScanOutcome(
+                    status: .signatureRequired, text: "x",
+                    reference: StopReference(kind: .stopCode, value: "2010", signature: .unsigned, source: .bare)),
+                .signatureRequired(value: "2010")
+            ),
         ]
         for (outcome, kind) in cases {
             #expect(state.handle(.scan(outcome), now: t0).isEmpty)
@@ -146,7 +161,9 @@ import TransitStore
         #expect(state.screen == .idle)
         // From idle, typing plans from the home stop.
         _ = state.handle(.key(.character("c")), now: t0)
-        guard case let .entry(entry) = state.screen, case let .destination(from) = entry.purpose else { Issue.record("no entry from idle"); return }
+        guard case let .entry(entry) = state.screen, case let .destination(from) = entry.purpose else {
+            Issue.record("no entry from idle"); return
+        }
         #expect(from.view.stop.id == "MQ09" && !entry.returnsToStop)
         _ = state.handle(.key(.escape), now: t0)
         #expect(state.screen == .idle)
@@ -173,7 +190,10 @@ import TransitStore
     @Test func lookupFailuresAreShown() {
         var state = KioskFixtures.idleState()
         _ = state.handle(.scan(KioskFixtures.scan("2010")), now: t0)
-        _ = state.handle(.stopLoaded(.failure(KioskFailureBox(.outOfService(date: "2030-01-01", start: "2026-01-01", end: "2027-12-31")))), now: t0)
+        _ = state.handle(
+            .stopLoaded(
+                .failure(KioskFailureBox(.outOfService(date: "2030-01-01", start: "2026-01-01", end: "2027-12-31")))),
+            now: t0)
         guard case let .stop(screen) = state.screen else { Issue.record("not on the stop screen"); return }
         #expect(screen.failure == .outOfService(date: "2030-01-01", start: "2026-01-01", end: "2027-12-31"))
         #expect(KioskFailure(LookupError.databaseMissing(path: "/x")) == .databaseUnavailable(detail: "missing: /x"))

@@ -1,10 +1,11 @@
 import Foundation
 import KioskTesting
 import ScanService
-@testable import TerminalKiosk
 import TransitModel
 import TransitStore
 import TripPlanning
+
+@testable import TerminalKiosk
 
 /// The sample network imported once per test process, and helpers to build kiosk states from it.
 enum KioskFixtures {
@@ -19,8 +20,9 @@ enum KioskFixtures {
     }
 
     static var readyStatus: KioskDatabaseStatus {
-        .ready(feedName: database.feedName, timeZone: database.timeZone.identifier,
-               serviceStart: database.serviceStart?.description, serviceEnd: database.serviceEnd?.description)
+        .ready(
+            feedName: database.feedName, timeZone: database.timeZone.identifier,
+            serviceStart: database.serviceStart?.description, serviceEnd: database.serviceEnd?.description)
     }
 
     /// A kiosk that stands at El Ejido, database ready, home board loaded.

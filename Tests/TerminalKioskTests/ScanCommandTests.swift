@@ -14,13 +14,18 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let good = directory + "/1-label.pgm", foreign = directory + "/2-poster.pgm", blank = directory + "/3-wall.pgm"
         let unknown = directory + "/4-sticker.pgm", bare = directory + "/5-code.pgm"
-        try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url("1011"), seed: 1)).write(to: URL(fileURLWithPath: good))
-        try ScanFixtures.pgm(ScanFixtures.frame("https://example.com/promo", x: 300, seed: 2)).write(to: URL(fileURLWithPath: foreign))
+        try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url("1011"), seed: 1)).write(
+            to: URL(fileURLWithPath: good))
+        try ScanFixtures.pgm(ScanFixtures.frame("https://example.com/promo", x: 300, seed: 2)).write(
+            to: URL(fileURLWithPath: foreign))
         try ScanFixtures.pgm(ScanFixtures.frame(nil, seed: 3)).write(to: URL(fileURLWithPath: blank))
-        try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url("424242"), x: 40, seed: 4)).write(to: URL(fileURLWithPath: unknown))
+        try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url("424242"), x: 40, seed: 4)).write(
+            to: URL(fileURLWithPath: unknown))
         try ScanFixtures.pgm(ScanFixtures.frame("TB-VILLAFLORA", x: 200, seed: 5)).write(to: URL(fileURLWithPath: bare))
 
-        let run = try Programs.runKiosk(["scan", "--images", good, foreign, blank, unknown, bare, "--db", try database(), "--json"])
+        let run = try Programs.runKiosk([
+            "scan", "--images", good, foreign, blank, unknown, bare, "--db", try database(), "--json",
+        ])
         #expect(run.status == 0, "\(run)")
         let lines = run.jsonLines
         #expect(lines.count == 4, "\(run)")
@@ -29,7 +34,9 @@ import Testing
         #expect(lines.map { $0["frame"] as? Int } == [0, 1, 3, 4])
         #expect(lines.allSatisfy { $0["symbology"] as? String == "QR-Code" })
         let stop = try #require(lines.first?["stop"] as? [String: Any])
-        #expect(stop["id"] as? String == "MQ01A" && stop["code"] as? String == "1011" && stop["name"] as? String == "Quitumbe")
+        #expect(
+            stop["id"] as? String == "MQ01A" && stop["code"] as? String == "1011"
+                && stop["name"] as? String == "Quitumbe")
         #expect(lines[0]["text"] as? String == "https://transit.example/s/1011")
         #expect(lines[1]["stop"] is NSNull && lines[1]["text"] as? String == "https://example.com/promo")
         #expect(lines[2]["text"] as? String == "https://transit.example/s/424242")
@@ -60,8 +67,10 @@ import Testing
         for _ in 0..<10 { frames.append(ScanFixtures.frame(forged, x: 60, y: 40, seed: 8)) }
         try Y4MWriter.write(frames, to: path)
 
-        let run = try Programs.runKiosk(["scan", "--video", path, "--db", try database(), "--json",
-                                         "--public-key", ScanFixtures.labelKey.publicKey.encoded])
+        let run = try Programs.runKiosk([
+            "scan", "--video", path, "--db", try database(), "--json",
+            "--public-key", ScanFixtures.labelKey.publicKey.encoded,
+        ])
         #expect(run.status == 0, "\(run)")
         let lines = run.jsonLines
         #expect(lines.map { $0["status"] as? String } == ["stop", "forged"], "\(run)")
@@ -75,7 +84,9 @@ import Testing
         #expect(once.jsonLines.count == 1 && once.jsonLines.first?["frame"] as? Int == 5, "\(once)")
 
         // Under `require`, the unsigned label is refused.
-        let strict = try Programs.runKiosk(["scan", "--video", path, "--db", try database(), "--json", "--once", "--policy", "require"])
+        let strict = try Programs.runKiosk([
+            "scan", "--video", path, "--db", try database(), "--json", "--once", "--policy", "require",
+        ])
         #expect(strict.jsonLines.first?["status"] as? String == "signature_required", "\(strict)")
     }
 
@@ -94,9 +105,12 @@ import Testing
         let good = directory + "/good.pgm"
         try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url("1011"))).write(to: URL(fileURLWithPath: good))
 
-        for (arguments, file, words) in [(["--video", video], video, "truncated frame 1"), (["--video", notVideo], notVideo, "corrupt Y4M"),
-                                         (["--images", good, image], image, "PNG"), (["--video", directory + "/missing.y4m"], directory + "/missing.y4m", "no such file"),
-                                         (["--images", directory + "/nothing-here"], directory + "/nothing-here", "no such file")] {
+        for (arguments, file, words) in [
+            (["--video", video], video, "truncated frame 1"), (["--video", notVideo], notVideo, "corrupt Y4M"),
+            (["--images", good, image], image, "PNG"),
+            (["--video", directory + "/missing.y4m"], directory + "/missing.y4m", "no such file"),
+            (["--images", directory + "/nothing-here"], directory + "/nothing-here", "no such file"),
+        ] {
             let run = try Programs.runKiosk(["scan"] + arguments + ["--db", try database(), "--json"])
             #expect(run.status == 2, "\(run)")
             #expect(run.stderr.contains(file) && run.stderr.contains(words), "\(run)")
@@ -113,9 +127,12 @@ import Testing
         try ScanFixtures.pgm(ScanFixtures.frame(ScanFixtures.url("1011"))).write(to: URL(fileURLWithPath: image))
         let cases: [([String], String)] = [
             ([], "exactly one of"), (["--images", image, "--device", "/dev/video0"], "exactly one of"),
-            (["--images", image, "--debounce", "-1"], "--debounce"), (["--images", image, "--policy", "sometimes"], "sometimes"),
-            (["--images", image, "--symbology", "aztec"], "aztec"), (["--images", image, "--public-key", "not-a-key"], "key"),
-            (["--images", image, "--template", "https://x.example/"], "placeholder"), (["--images", image, "--pace", "fast"], "--pace"),
+            (["--images", image, "--debounce", "-1"], "--debounce"),
+            (["--images", image, "--policy", "sometimes"], "sometimes"),
+            (["--images", image, "--symbology", "aztec"], "aztec"),
+            (["--images", image, "--public-key", "not-a-key"], "key"),
+            (["--images", image, "--template", "https://x.example/"], "placeholder"),
+            (["--images", image, "--pace", "fast"], "--pace"),
         ]
         for (arguments, words) in cases {
             let run = try Programs.runKiosk(["scan"] + arguments + ["--db", try database()])
@@ -126,7 +143,9 @@ import Testing
 
     /// `kiosk lookup` reads a scanned label URL the way the scanner does.
     @Test func lookupAcceptsScannedURLs() throws {
-        let url = try Programs.runKiosk(["lookup", ScanFixtures.url("1011"), "--db", try database(), "--json", "--at", "2026-11-25T08:00"])
+        let url = try Programs.runKiosk([
+            "lookup", ScanFixtures.url("1011"), "--db", try database(), "--json", "--at", "2026-11-25T08:00",
+        ])
         #expect(url.status == 0, "\(url)")
         #expect(url.stdout.contains("\"MQ01A\""), "\(url)")
         // A damaged signature is refused. (With the default configuration, policy `prefer` and no trusted keys,
@@ -137,7 +156,9 @@ import Testing
             #expect(forged.stderr.contains("forged or damaged label"), "\(forged)")
             #expect(forged.stdout.isEmpty)
         }
-        let typed = try Programs.runKiosk(["lookup", "TB-VILLAFLORA", "--db", try database(), "--json", "--at", "2026-11-25T08:00"])
+        let typed = try Programs.runKiosk([
+            "lookup", "TB-VILLAFLORA", "--db", try database(), "--json", "--at", "2026-11-25T08:00",
+        ])
         #expect(typed.status == 0, "\(typed)")
         let unknown = try Programs.runKiosk(["lookup", ScanFixtures.url("99999"), "--db", try database()])
         #expect(unknown.status == 2 && unknown.stderr.contains("no such stop"), "\(unknown)")
@@ -157,19 +178,28 @@ struct ScanCameraTests {
         var frames = (0..<4).map { _ in ScanFixtures.frame(nil, seed: 11) }
         frames += (0..<8).map { step in ScanFixtures.frame(ScanFixtures.url("1022"), x: 140 + step, seed: 11) }
         let video = try cameraVideo("camera", frames: frames)
-        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: video).deletingLastPathComponent().path) }
-        let run = try Programs.runKiosk(["scan", "--device", FakeCamera.device, "--once", "--json", "--lang", "en", "--verbose",
-                                         "--db", try SampleNetwork.databasePath()],
-                                        environment: ["FAKEV4L2_DEVICE": FakeCamera.device, "FAKEV4L2_FRAMES": video,
-                                                      "FAKEV4L2_FORMAT": "YUYV", "FAKEV4L2_FPS": "60"],
-                                        preload: try FakeCamera.library())
+        defer {
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: video).deletingLastPathComponent().path)
+        }
+        let run = try Programs.runKiosk(
+            [
+                "scan", "--device", FakeCamera.device, "--once", "--json", "--lang", "en", "--verbose",
+                "--db", try SampleNetwork.databasePath(),
+            ],
+            environment: [
+                "FAKEV4L2_DEVICE": FakeCamera.device, "FAKEV4L2_FRAMES": video,
+                "FAKEV4L2_FORMAT": "YUYV", "FAKEV4L2_FPS": "60",
+            ],
+            preload: try FakeCamera.library())
         #expect(run.status == 0, "\(run)")
         let line = try #require(run.jsonLines.first, "\(run)")
         #expect(run.jsonLines.count == 1)
         #expect(line["status"] as? String == "stop")
         #expect(line["source"] as? String == FakeCamera.device)
         let stop = try #require(line["stop"] as? [String: Any])
-        #expect(stop["id"] as? String == "MQ02B" && stop["code"] as? String == "1022" && stop["name"] as? String == "Morán Valverde")
+        #expect(
+            stop["id"] as? String == "MQ02B" && stop["code"] as? String == "1022"
+                && stop["name"] as? String == "Morán Valverde")
         #expect(run.stderr.contains("camera ready"), "\(run)")
     }
 
@@ -178,17 +208,25 @@ struct ScanCameraTests {
     @Test func cameraVanishingMidStreamResumes() throws {
         let frames = (0..<6).map { step in ScanFixtures.frame(ScanFixtures.url("1031"), x: 100 + step, seed: 12) }
         let video = try cameraVideo("vanish", frames: frames)
-        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: video).deletingLastPathComponent().path) }
-        let kiosk = try Programs.startKiosk(["scan", "--device", FakeCamera.device, "--json", "--debounce", "0", "--lang", "en",
-                                             "--db", try SampleNetwork.databasePath()],
-                                            environment: ["FAKEV4L2_DEVICE": FakeCamera.device, "FAKEV4L2_FRAMES": video,
-                                                          "FAKEV4L2_FPS": "30", "FAKEV4L2_VANISH_AFTER": "10", "FAKEV4L2_VANISH_MS": "600"],
-                                            preload: try FakeCamera.library(), mergeOutput: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: video).deletingLastPathComponent().path)
+        }
+        let kiosk = try Programs.startKiosk(
+            [
+                "scan", "--device", FakeCamera.device, "--json", "--debounce", "0", "--lang", "en",
+                "--db", try SampleNetwork.databasePath(),
+            ],
+            environment: [
+                "FAKEV4L2_DEVICE": FakeCamera.device, "FAKEV4L2_FRAMES": video,
+                "FAKEV4L2_FPS": "30", "FAKEV4L2_VANISH_AFTER": "10", "FAKEV4L2_VANISH_MS": "600",
+            ],
+            preload: try FakeCamera.library(), mergeOutput: true)
         // Scans, then "camera unavailable", then "camera ready" again, then scans again.
         func resumed(_ output: String) -> Bool {
             let lines = output.split(separator: "\n")
             guard let lost = lines.firstIndex(where: { $0.contains("camera unavailable") }),
-                  let back = lines[lost...].firstIndex(where: { $0.contains("camera ready") }) else { return false }
+                let back = lines[lost...].firstIndex(where: { $0.contains("camera ready") })
+            else { return false }
             return lines[..<lost].contains { $0.hasPrefix("{") } && lines[back...].contains { $0.hasPrefix("{") }
         }
         let sawResume = kiosk.waitForOutput(limit: 120, resumed)

@@ -21,15 +21,20 @@ enum ScanFixtures {
 
     /// A `width × height` frame: a textured background (seeded noise) with the QR code of `payload` at (`x`, `y`),
     /// 4 pixels per module and a 4-module white quiet zone. No payload: just the background.
-    static func frame(_ payload: String?, width: Int = 640, height: Int = 480, x: Int = 120, y: Int = 60, seed: UInt64 = 1) -> LumaFrame {
+    static func frame(
+        _ payload: String?, width: Int = 640, height: Int = 480, x: Int = 120, y: Int = 60, seed: UInt64 = 1
+    ) -> LumaFrame {
         var pixels = GreyImages.textured(width: width, height: height, seed: seed)
         if let payload {
-            QRCodes.draw(QRCodes.matrix(Array(payload.utf8), correction: .low), into: &pixels, width: width, height: height,
-                         x: x, y: y, module: 4)
+            QRCodes.draw(
+                QRCodes.matrix(Array(payload.utf8), correction: .low), into: &pixels, width: width, height: height,
+                x: x, y: y, module: 4)
         }
         return LumaFrame(width: width, height: height, pixels: pixels)
     }
 
     /// A binary PGM of a frame (what `kiosk scan --images` reads without any codec).
-    static func pgm(_ frame: LumaFrame) -> Data { GreyImages.pgm(width: frame.width, height: frame.height, pixels: frame.pixels) }
+    static func pgm(_ frame: LumaFrame) -> Data {
+        GreyImages.pgm(width: frame.width, height: frame.height, pixels: frame.pixels)
+    }
 }

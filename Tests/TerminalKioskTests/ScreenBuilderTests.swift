@@ -2,10 +2,11 @@ import Foundation
 import ScanService
 import StopCodes
 import StopPresentation
-@testable import TerminalKiosk
 import Testing
 import TransitModel
 import TransitStore
+
+@testable import TerminalKiosk
 
 @Suite struct ScreenBuilderTests {
     static let sizes = [(80, 24), (120, 40)]
@@ -19,9 +20,15 @@ import TransitStore
         #expect(canvas.rows.count == canvas.height, sourceLocation: sourceLocation)
         for (i, row) in canvas.rows.enumerated() {
             #expect(row.count == canvas.width, sourceLocation: sourceLocation)
-            let columns = row.filter { !$0.isContinuation }.reduce(0) { $0 + ScreenCanvas.width(of: Character($1.text)) }
+            let columns = row.filter { !$0.isContinuation }.reduce(0) {
+                $0 + ScreenCanvas.width(of: Character($1.text))
+            }
             #expect(columns == canvas.width, "row \(i) takes \(columns) columns", sourceLocation: sourceLocation)
-            for cell in row { #expect(!cell.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, sourceLocation: sourceLocation) }
+            for cell in row {
+                #expect(
+                    !cell.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+                    sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -64,7 +71,9 @@ import TransitStore
 
     @Test func stationWithManyDeparturesShowsPlatformsAndMore() {
         var state = KioskFixtures.idleState()
-        _ = state.handle(.scan(ScanOutcome(status: .stop, text: "MQ09", stop: try! KioskFixtures.database.resolveStop(.id("MQ09")))), now: KioskFixtures.morning)
+        _ = state.handle(
+            .scan(ScanOutcome(status: .stop, text: "MQ09", stop: try! KioskFixtures.database.resolveStop(.id("MQ09")))),
+            now: KioskFixtures.morning)
         _ = state.handle(.stopLoaded(.success(KioskFixtures.board("MQ09"))), now: KioskFixtures.morning)
         let canvas = build(state, (80, 24))
         expectFits(canvas)
@@ -76,7 +85,9 @@ import TransitStore
     func entryAndPlanScreens(language: Language) {
         var state = KioskFixtures.stopState("2010", language: language)
         for c in "cumba" { _ = state.handle(.key(.character(c)), now: KioskFixtures.morning) }
-        _ = state.handle(.matchesLoaded(query: "cumba", matches: (try! KioskFixtures.database.searchStops("cumba")).map(\.stop)), now: KioskFixtures.morning)
+        _ = state.handle(
+            .matchesLoaded(query: "cumba", matches: (try! KioskFixtures.database.searchStops("cumba")).map(\.stop)),
+            now: KioskFixtures.morning)
         for size in Self.sizes {
             let canvas = build(state, size)
             expectFits(canvas)
@@ -86,7 +97,8 @@ import TransitStore
         }
         _ = state.handle(.key(.enter), now: KioskFixtures.morning)
         #expect(build(state, (80, 24)).text.contains(Message.planning.text(language)))
-        _ = state.handle(.planLoaded(.success(KioskFixtures.plan(from: "2010", to: "5007"))), now: KioskFixtures.morning)
+        _ = state.handle(
+            .planLoaded(.success(KioskFixtures.plan(from: "2010", to: "5007"))), now: KioskFixtures.morning)
         for size in Self.sizes {
             let canvas = build(state, size)
             expectFits(canvas)
@@ -100,26 +112,41 @@ import TransitStore
 
     @Test func notices() {
         var state = KioskFixtures.stopState("2010")
-        _ = state.handle(.scan(ScanOutcome(status: .forged, text: "x", reference: StopReference(kind: .stopCode, value: "2010", signature: .unsigned, source: .bare))),
-                         now: KioskFixtures.morning)
+        _ = state.handle(
+            .scan(
+                ScanOutcome(
+                    status: .forged, text: "x",
+                    reference: StopReference(kind: .stopCode, value: "2010", signature: .unsigned, source: .bare))),
+            now: KioskFixtures.morning)
         var canvas = build(state, (80, 24))
         expectFits(canvas)
         #expect(canvas.text.contains("Etiqueta no válida") && canvas.text.contains("avise al personal"))
         _ = state.handle(.key(.escape), now: KioskFixtures.morning)
-        _ = state.handle(.scan(ScanOutcome(status: .notAStopCode, text: "\u{1B}]0;pwned\u{07}WIFI:S:x;;")), now: KioskFixtures.morning)
+        _ = state.handle(
+            .scan(ScanOutcome(status: .notAStopCode, text: "\u{1B}]0;pwned\u{07}WIFI:S:x;;")),
+            now: KioskFixtures.morning)
         canvas = build(state, (80, 24))
-        #expect(canvas.text.contains("Este código no es de una parada") && canvas.text.contains("WIFI:S:x;;") && !canvas.text.contains("pwned"))
-        _ = state.handle(.camera(.unavailable(detail: "/dev/video0: no such camera device")), now: KioskFixtures.morning)
+        #expect(
+            canvas.text.contains("Este código no es de una parada") && canvas.text.contains("WIFI:S:x;;")
+                && !canvas.text.contains("pwned"))
+        _ = state.handle(
+            .camera(.unavailable(detail: "/dev/video0: no such camera device")), now: KioskFixtures.morning)
         canvas = build(state, (80, 24))
         #expect(canvas.text.contains("Cámara no disponible"))
     }
 
     @Test func databaseProblemsFillTheScreen() {
         var state = KioskFixtures.idleState(language: .en)
-        _ = state.handle(.databaseStatus(.unavailable(detail: "/var/lib/stopkiosk/routes.sqlite does not exist")), now: KioskFixtures.morning)
+        _ = state.handle(
+            .databaseStatus(.unavailable(detail: "/var/lib/stopkiosk/routes.sqlite does not exist")),
+            now: KioskFixtures.morning)
         #expect(build(state, (80, 24)).text.contains("Timetables unavailable"))
-        _ = state.handle(.databaseStatus(.outOfService(feedName: "x", timeZone: "America/Guayaquil", date: "2028-01-03", start: "2026-01-01", end: "2027-12-31")),
-                         now: KioskFixtures.morning)
+        _ = state.handle(
+            .databaseStatus(
+                .outOfService(
+                    feedName: "x", timeZone: "America/Guayaquil", date: "2028-01-03", start: "2026-01-01",
+                    end: "2027-12-31")),
+            now: KioskFixtures.morning)
         let text = build(state, (80, 24)).text
         #expect(text.contains("Timetable out of date (valid 2026-01-01 to 2027-12-31)"))
     }
@@ -127,9 +154,12 @@ import TransitStore
     /// A stop named by a feed with a very long name, wide characters and escape sequences.
     func hostileBoard() -> KioskStopBoard {
         var board = KioskFixtures.board("2010")
-        board.view.stop.name = "Estación Intermodal " + String(repeating: "Cumbayá–Tumbaco ", count: 12) + "\u{1B}[2J\u{1B}[31mROJO"
+        board.view.stop.name =
+            "Estación Intermodal " + String(repeating: "Cumbayá–Tumbaco ", count: 12) + "\u{1B}[2J\u{1B}[31mROJO"
         board.view.stop.code = "東京123"
-        for i in board.view.departures.indices { board.view.departures[i].headsign = i % 2 == 0 ? "新宿駅西口バスターミナル行き" : "Zoë\u{0301} \u{202E}reversed" }
+        for i in board.view.departures.indices {
+            board.view.departures[i].headsign = i % 2 == 0 ? "新宿駅西口バスターミナル行き" : "Zoë\u{0301} \u{202E}reversed"
+        }
         return board
     }
 
@@ -224,10 +254,13 @@ import TransitStore
     /// The clock shows the network's time, not the machine's, even after the database becomes unusable.
     @Test func clockKeepsTheAgencyTimeZoneWhenTheDatabaseGoes() {
         var state = KioskFixtures.idleState(language: .en)
-        _ = state.handle(.databaseStatus(.unavailable(detail: "missing: /var/lib/stopkiosk/routes.sqlite")), now: state.now)
+        _ = state.handle(
+            .databaseStatus(.unavailable(detail: "missing: /var/lib/stopkiosk/routes.sqlite")), now: state.now)
         #expect(state.lastKnownTimeZone == "America/Guayaquil")
         #expect(KioskScreenBuilder.timeZone(state).identifier == "America/Guayaquil")
         // 08:00 in Quito is 13:00 UTC: the machine's zone (UTC in CI) must not leak into the clock.
-        #expect(KioskScreenBuilder.build(state, width: 80, height: 24, context: ScreenContext(demo: false)).text.contains("08:00"))
+        #expect(
+            KioskScreenBuilder.build(state, width: 80, height: 24, context: ScreenContext(demo: false)).text.contains(
+                "08:00"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TransitModel
 
 @Suite struct TerminalTextTests {
@@ -8,9 +9,9 @@ import Testing
         #expect(TerminalText.sanitize("x\u{1B}]0;pwned title\u{07}y") == "xy")
         #expect(TerminalText.sanitize("x\u{1B}]8;;http://evil\u{1B}\\link\u{1B}]8;;\u{1B}\\y") == "xlinky")
         #expect(TerminalText.sanitize("x\u{1B}Pq#0;2;0;0;0\u{1B}\\y") == "xy")
-        #expect(TerminalText.sanitize("x\u{9B}2Jy") == "xy") // 8-bit CSI
-        #expect(TerminalText.sanitize("x\u{1B}cy") == "xy") // RIS
-        #expect(TerminalText.sanitize("x\u{1B}(0y") == "xy") // charset designation
+        #expect(TerminalText.sanitize("x\u{9B}2Jy") == "xy")  // 8-bit CSI
+        #expect(TerminalText.sanitize("x\u{1B}cy") == "xy")  // RIS
+        #expect(TerminalText.sanitize("x\u{1B}(0y") == "xy")  // charset designation
         #expect(TerminalText.sanitize("trailing\u{1B}") == "trailing")
     }
 

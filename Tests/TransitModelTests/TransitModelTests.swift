@@ -1,16 +1,21 @@
 import Foundation
 import Testing
+
 @testable import TransitModel
 
 @Suite struct GTFSTimeTests {
     @Test(arguments: [
-        ("06:00:00", 21_600), ("6:00:00", 21_600), ("25:10:00", 90_600), (" 08:05:09 ", 29_109), ("0:00:00", 0), ("100:00:00", 360_000),
+        ("06:00:00", 21_600), ("6:00:00", 21_600), ("25:10:00", 90_600), (" 08:05:09 ", 29_109), ("0:00:00", 0),
+        ("100:00:00", 360_000),
     ])
     func parsesValidTimes(text: String, seconds: Int) {
         #expect(GTFSTime(parsing: text)?.seconds == seconds)
     }
 
-    @Test(arguments: ["", "8", "8:00", "08:0:00", "08:60:00", "08:00:60", "8h00", "-1:00:00", "08:00:00:00", "08 :00:00", "1000:00:00"])
+    @Test(arguments: [
+        "", "8", "8:00", "08:0:00", "08:60:00", "08:00:60", "8h00", "-1:00:00", "08:00:00:00", "08 :00:00",
+        "1000:00:00",
+    ])
     func rejectsInvalidTimes(text: String) {
         #expect(GTFSTime(parsing: text) == nil)
     }
@@ -31,7 +36,7 @@ import Testing
     }
 
     @Test func weekdaysAndValidation() {
-        #expect(ServiceDate(yyyymmdd: 20261125)?.isoWeekday == 3) // a Wednesday
+        #expect(ServiceDate(yyyymmdd: 20261125)?.isoWeekday == 3)  // a Wednesday
         #expect(ServiceDate(yyyymmdd: 20261129)?.isoWeekday == 7)
         #expect(ServiceDate(yyyymmdd: 20260229) == nil)
         #expect(ServiceDate(yyyymmdd: 20240229) != nil)
@@ -65,7 +70,10 @@ import Testing
 }
 
 @Suite struct TextTests {
-    @Test(arguments: [("Cumbayá", "cumbaya"), ("La Y", "la y"), ("Av. 10 de Agosto", "av 10 de agosto"), ("  Iñaquito—Norte ", "inaquito norte"), ("ŽIEDAS", "ziedas")])
+    @Test(arguments: [
+        ("Cumbayá", "cumbaya"), ("La Y", "la y"), ("Av. 10 de Agosto", "av 10 de agosto"),
+        ("  Iñaquito—Norte ", "inaquito norte"), ("ŽIEDAS", "ziedas"),
+    ])
     func searchKeys(text: String, key: String) {
         #expect(TextFolding.searchKey(text) == key)
     }

@@ -11,7 +11,8 @@ import Testing
         let corpus = Repository.root.appendingPathComponent("kiosk/fuzz/corpus/\(target)")
         let count = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count
         #expect(count >= 3, "the \(target) corpus should hold seeds")
-        let result = try Programs.run(Programs.productsDirectory.appendingPathComponent("kiosk-fuzz"), [target, corpus.path])
+        let result = try Programs.run(
+            Programs.productsDirectory.appendingPathComponent("kiosk-fuzz"), [target, corpus.path])
         #expect(result.status == 0 && result.signal == nil, "\(result)")
         #expect(result.stdout == "kiosk-fuzz \(target): \(count) inputs replayed\n")
     }

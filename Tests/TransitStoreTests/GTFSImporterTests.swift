@@ -1,8 +1,9 @@
 import Foundation
-import KioskTesting
 import GRDB
+import KioskTesting
 import SampleData
 import Testing
+
 @testable import TransitStore
 
 @Suite struct GTFSImporterTests {
@@ -34,16 +35,20 @@ import Testing
         #expect(summary.serviceStart?.yyyymmdd == 20260101)
         #expect(summary.serviceEnd?.yyyymmdd == 20261231)
         #expect(summary.warnings.total == 0)
-        let departures = try db.read { try Int.fetchAll($0, sql: "SELECT departure_time FROM stop_times ORDER BY trip_idx, stop_sequence") }
+        let departures = try db.read {
+            try Int.fetchAll($0, sql: "SELECT departure_time FROM stop_times ORDER BY trip_idx, stop_sequence")
+        }
         #expect(departures == [28_800, 29_400, 30_000, 32_400, 33_000, 33_600])
     }
 
     @Test func messyFormattingIsAccepted() throws {
         let feed = TestSupport.feed(replacing: [
             // BOM, CRLF, header names with spaces, columns in another order, an unknown column, no final newline
-            "stops.txt": "\u{FEFF} stop_lat , stop_id,stop_name ,extra_column,stop_lon\r\n-0.20,S1,\"Primera, \"\"la\"\" parada\",x,-78.50\r\n-0.21,S2,Segunda,y,-78.50\r\n\r\n-0.22,S3,\"Tercera\nlínea\",z,-78.50",
+            "stops.txt":
+                "\u{FEFF} stop_lat , stop_id,stop_name ,extra_column,stop_lon\r\n-0.20,S1,\"Primera, \"\"la\"\" parada\",x,-78.50\r\n-0.21,S2,Segunda,y,-78.50\r\n\r\n-0.22,S3,\"Tercera\nlínea\",z,-78.50",
             // times without a leading zero and past 24:00; rows shorter than the header; mixed line endings
-            "stop_times.txt": "trip_id,stop_id,stop_sequence,arrival_time,departure_time,pickup_type\nT1,S1,1,6:00:00,6:00:00\r\nT1,S2,2,23:59:00,24:05:00,0\nT1,S3,3,25:10:00,25:10:00\nT2,S1,1,09:00:00,09:00:00\nT2,S3,2,09:20:00,09:20:00,1\n",
+            "stop_times.txt":
+                "trip_id,stop_id,stop_sequence,arrival_time,departure_time,pickup_type\nT1,S1,1,6:00:00,6:00:00\r\nT1,S2,2,23:59:00,24:05:00,0\nT1,S3,3,25:10:00,25:10:00\nT2,S1,1,09:00:00,09:00:00\nT2,S3,2,09:20:00,09:20:00,1\n",
             // extended route type
             "routes.txt": "route_id,route_type,route_short_name\nR1,800,T\n",
         ])
@@ -51,10 +56,18 @@ import Testing
         #expect(summary.count("stops") == 3)
         #expect(summary.count("stop_times") == 5)
         try db.read { (db: Database) throws in
-            #expect(try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S1'") == "Primera, \"la\" parada")
-            #expect(try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S3'") == "Tercera\nlínea")
-            #expect(try Int.fetchAll(db, sql: "SELECT departure_time FROM stop_times ORDER BY trip_idx, stop_sequence") == [21_600, 86_700, 90_600, 32_400, 33_600])
-            #expect(try Int.fetchOne(db, sql: "SELECT pickup_type FROM stop_times WHERE trip_idx = 2 AND stop_sequence = 2") == 1)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S1'")
+                    == "Primera, \"la\" parada")
+            #expect(
+                try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S3'") == "Tercera\nlínea")
+            #expect(
+                try Int.fetchAll(db, sql: "SELECT departure_time FROM stop_times ORDER BY trip_idx, stop_sequence") == [
+                    21_600, 86_700, 90_600, 32_400, 33_600,
+                ])
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT pickup_type FROM stop_times WHERE trip_idx = 2 AND stop_sequence = 2")
+                    == 1)
             #expect(try Int.fetchOne(db, sql: "SELECT route_type FROM routes") == 800)
             #expect(try String.fetchOne(db, sql: "SELECT name_key FROM stops WHERE stop_id = 'S3'") == "tercera linea")
         }
@@ -63,7 +76,7 @@ import Testing
     @Test func tripsWithoutHeadsignsStillListRoutesAtStops() throws {
         let feed = TestSupport.feed(replacing: ["trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,WK,T2\n"])
         let (summary, db) = try importFeed(feed)
-        #expect(summary.count("stop_routes") == 2) // S1 and S2 board route R1; S3 only ends trips
+        #expect(summary.count("stop_routes") == 2)  // S1 and S2 board route R1; S3 only ends trips
         #expect(try db.read { try String.fetchAll($0, sql: "SELECT headsigns FROM stop_routes") } == ["", ""])
     }
 
@@ -81,16 +94,22 @@ import Testing
 
     @Test func missingTimesAreInterpolated() throws {
         let feed = TestSupport.feed(replacing: [
-            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,,,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:20:00,09:20:00,S3,2\n",
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,,,S2,2\nT1,08:20:00,08:20:00,S3,3\nT2,09:00:00,09:00:00,S1,1\nT2,09:20:00,09:20:00,S3,2\n"
         ])
         let (summary, db) = try importFeed(feed)
         #expect(summary.interpolatedStopTimes == 1)
-        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT departure_time FROM stop_times WHERE trip_idx = 1 AND stop_sequence = 2") } == 29_400)
+        #expect(
+            try db.read {
+                try Int.fetchOne(
+                    $0, sql: "SELECT departure_time FROM stop_times WHERE trip_idx = 1 AND stop_sequence = 2")
+            } == 29_400)
     }
 
     @Test func recoverableOdditiesBecomeCountedWarnings() throws {
         let feed = TestSupport.feed(replacing: [
-            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,wheelchair_boarding\nS1,Primera,-0.20,-78.50,7\nS2,Segunda,,,\nS3,Tercera,-0.22,-78.50,1\n",
+            "stops.txt":
+                "stop_id,stop_name,stop_lat,stop_lon,wheelchair_boarding\nS1,Primera,-0.20,-78.50,7\nS2,Segunda,,,\nS3,Tercera,-0.22,-78.50,1\n",
             "routes.txt": "route_id,route_type,route_short_name,route_color\nR1,42,1,GREEN\n",
         ])
         let (summary, _) = try importFeed(feed)
@@ -100,56 +119,104 @@ import Testing
         #expect(messages.contains { $0.contains("stop time at a stop without coordinates") })
         #expect(messages.contains { $0.contains("unknown route_type") })
         #expect(messages.contains { $0.contains("colour") })
-        #expect(summary.warnings.kinds.first { $0.message.contains("stop time at a stop without coordinates") }?.count == 2)
+        #expect(
+            summary.warnings.kinds.first { $0.message.contains("stop time at a stop without coordinates") }?.count == 2)
     }
 
     // MARK: Errors name file, line, column and value
 
     @Test func missingRequiredFile() {
-        guard case let .missingFile(file, _)? = importError(["stops.txt": nil]) else { Issue.record("no error"); return }
+        guard case let .missingFile(file, _)? = importError(["stops.txt": nil]) else {
+            Issue.record("no error"); return
+        }
         #expect(file == "stops.txt")
-        guard case let .missingFile(file2, _)? = importError(["calendar.txt": nil]) else { Issue.record("no error"); return }
+        guard case let .missingFile(file2, _)? = importError(["calendar.txt": nil]) else {
+            Issue.record("no error"); return
+        }
         #expect(file2 == "calendar.txt or calendar_dates.txt")
     }
 
     @Test func missingRequiredColumn() {
-        #expect(importError(["trips.txt": "route_id,trip_id\nR1,T1\n"]) == .missingColumn(file: "trips.txt", column: "service_id"))
+        #expect(
+            importError(["trips.txt": "route_id,trip_id\nR1,T1\n"])
+                == .missingColumn(file: "trips.txt", column: "service_id"))
     }
 
     @Test func unparsableTime() {
-        let error = importError(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,8:61:00,08:10:00,S2,2\n"])
-        #expect(error == .invalidValue(file: "stop_times.txt", line: 3, column: "arrival_time", value: "8:61:00", expected: "a time HH:MM:SS"))
+        let error = importError([
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,8:61:00,08:10:00,S2,2\n"
+        ])
+        #expect(
+            error
+                == .invalidValue(
+                    file: "stop_times.txt", line: 3, column: "arrival_time", value: "8:61:00",
+                    expected: "a time HH:MM:SS"))
         #expect(error?.description == "stop_times.txt line 3, column 'arrival_time': '8:61:00' is not a time HH:MM:SS")
     }
 
     @Test func unparsableDate() {
-        let error = importError(["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,2026-01-01,20261231\n"])
-        #expect(error == .invalidValue(file: "calendar.txt", line: 2, column: "start_date", value: "2026-01-01", expected: "a date YYYYMMDD"))
+        let error = importError([
+            "calendar.txt":
+                "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,0,0,2026-01-01,20261231\n"
+        ])
+        #expect(
+            error
+                == .invalidValue(
+                    file: "calendar.txt", line: 2, column: "start_date", value: "2026-01-01",
+                    expected: "a date YYYYMMDD"))
     }
 
     @Test func unknownTripAndStop() {
-        #expect(importError(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT9,08:10:00,08:10:00,S2,1\n"])
-                == .unknownReference(file: "stop_times.txt", line: 3, column: "trip_id", value: "T9", target: "trips.txt"))
-        #expect(importError(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S7,2\n"])
-                == .unknownReference(file: "stop_times.txt", line: 3, column: "stop_id", value: "S7", target: "stops.txt"))
-        #expect(importError(["trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,SAT,T2\n"])
-                == .unknownReference(file: "trips.txt", line: 3, column: "service_id", value: "SAT", target: "calendar.txt or calendar_dates.txt"))
+        #expect(
+            importError([
+                "stop_times.txt":
+                    "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT9,08:10:00,08:10:00,S2,1\n"
+            ])
+                == .unknownReference(
+                    file: "stop_times.txt", line: 3, column: "trip_id", value: "T9", target: "trips.txt"))
+        #expect(
+            importError([
+                "stop_times.txt":
+                    "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S7,2\n"
+            ])
+                == .unknownReference(
+                    file: "stop_times.txt", line: 3, column: "stop_id", value: "S7", target: "stops.txt"))
+        #expect(
+            importError(["trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,SAT,T2\n"])
+                == .unknownReference(
+                    file: "trips.txt", line: 3, column: "service_id", value: "SAT",
+                    target: "calendar.txt or calendar_dates.txt"))
     }
 
     @Test func duplicatePrimaryKeys() {
-        #expect(importError(["stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,A,-0.2,-78.5\nS2,B,-0.2,-78.5\nS1,C,-0.2,-78.5\nS3,D,-0.2,-78.5\n"])
+        #expect(
+            importError([
+                "stops.txt":
+                    "stop_id,stop_name,stop_lat,stop_lon\nS1,A,-0.2,-78.5\nS2,B,-0.2,-78.5\nS1,C,-0.2,-78.5\nS3,D,-0.2,-78.5\n"
+            ])
                 == .duplicateKey(file: "stops.txt", line: 4, key: "stop_id", value: "S1", firstLine: 2))
-        #expect(importError(["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,1\n"])
-                == .duplicateKey(file: "stop_times.txt", line: 3, key: "trip_id and stop_sequence", value: "T1 1", firstLine: nil))
+        #expect(
+            importError([
+                "stop_times.txt":
+                    "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,1\n"
+            ])
+                == .duplicateKey(
+                    file: "stop_times.txt", line: 3, key: "trip_id and stop_sequence", value: "T1 1", firstLine: nil))
     }
 
     @Test func badZipAndMissingFeed() throws {
         let dir = TemporaryFolder.make("zip")
         let zip = dir.appendingPathComponent("broken.zip")
         try Data("this is not a zip".utf8).write(to: zip)
-        #expect(throws: ImportError.self) { try GTFSImporter(feedPath: zip.path, databasePath: dir.appendingPathComponent("x.sqlite").path).run() }
-        #expect(throws: ImportError.unreadableFeed(path: "/nonexistent/feed.zip", reason: "no such file or directory")) {
-            try GTFSImporter(feedPath: "/nonexistent/feed.zip", databasePath: dir.appendingPathComponent("x.sqlite").path).run()
+        #expect(throws: ImportError.self) {
+            try GTFSImporter(feedPath: zip.path, databasePath: dir.appendingPathComponent("x.sqlite").path).run()
+        }
+        #expect(throws: ImportError.unreadableFeed(path: "/nonexistent/feed.zip", reason: "no such file or directory"))
+        {
+            try GTFSImporter(
+                feedPath: "/nonexistent/feed.zip", databasePath: dir.appendingPathComponent("x.sqlite").path
+            ).run()
         }
     }
 
@@ -169,17 +236,35 @@ import Testing
             #expect(try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_code = '1091'") == "El Ejido")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM stops WHERE location_type = 1") == 17)
             #expect(try Int.fetchOne(db, sql: "SELECT MAX(departure_time) FROM stop_times") ?? 0 > 86_400)
-            #expect(try String.fetchOne(db, sql: "SELECT value FROM feed_metadata WHERE key = 'feed_hash'")?.count == 64)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT value FROM feed_metadata WHERE key = 'feed_hash'")?.count == 64)
         }
     }
 
     // MARK: Real feeds (../shared/data/gtfs), skipped on a clone without them
 
-    @Test(.enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)), arguments: [
-        ("google-sample.zip", ["stops": 9, "stop_times": 28, "trips": 11, "routes": 5, "frequencies": 11, "calendar": 2, "calendar_dates": 1]),
-        ("carta.zip", ["stops": 1163, "stop_times": 82_644, "routes": 14, "trips": 1848, "calendar": 3, "calendar_dates": 5]),
-        ("vilnius.zip", ["stops": 1293, "stop_times": 445_217, "routes": 101, "trips": 23_398, "calendar": 8, "calendar_dates": 72]),
-    ])
+    @Test(
+        .enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)),
+        arguments: [
+            (
+                "google-sample.zip",
+                [
+                    "stops": 9, "stop_times": 28, "trips": 11, "routes": 5, "frequencies": 11, "calendar": 2,
+                    "calendar_dates": 1,
+                ]
+            ),
+            (
+                "carta.zip",
+                ["stops": 1163, "stop_times": 82_644, "routes": 14, "trips": 1848, "calendar": 3, "calendar_dates": 5]
+            ),
+            (
+                "vilnius.zip",
+                [
+                    "stops": 1293, "stop_times": 445_217, "routes": 101, "trips": 23_398, "calendar": 8,
+                    "calendar_dates": 72,
+                ]
+            ),
+        ])
     func realFeedsImportWithExactCounts(file: String, expected: [String: Int]) throws {
         let shared = try #require(SharedData.folder)
         let (summary, _) = try importFeed(shared.appendingPathComponent("gtfs/\(file)"))

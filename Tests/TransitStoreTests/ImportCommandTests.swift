@@ -1,6 +1,6 @@
 import Foundation
-import KioskTesting
 import GRDB
+import KioskTesting
 import Testing
 
 /// `kiosk import` as its users run it: a real process, real files, a real kill.
@@ -8,13 +8,19 @@ import Testing
     /// A database holding the minimal feed, to check later imports never damage it.
     func existingDatabase() throws -> (path: String, hash: String) {
         let path = TemporaryFolder.make("cli").appendingPathComponent("routes.sqlite").path
-        let result = try Programs.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", path])
+        let result = try Programs.runKiosk([
+            "import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         return (path, try feedHash(path))
     }
 
     func feedHash(_ path: String) throws -> String {
-        let queue = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration(); c.readonly = true; return c
+            }())
         return try queue.read { db in
             #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
             return try String.fetchOne(db, sql: "SELECT value FROM feed_metadata WHERE key = 'feed_hash'") ?? ""
@@ -32,10 +38,14 @@ import Testing
 
     @Test func badFeedExitsTwoAndLeavesTheDatabaseAlone() throws {
         let (db, hash) = try existingDatabase()
-        let bad = TestSupport.feed(replacing: ["stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:xx:00,08:10:00,S2,2\n"])
+        let bad = TestSupport.feed(replacing: [
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:xx:00,08:10:00,S2,2\n"
+        ])
         let result = try Programs.runKiosk(["import", bad.path, "--db", db])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("stop_times.txt line 3, column 'arrival_time': '08:xx:00' is not a time HH:MM:SS"))
+        #expect(
+            result.stderr.contains("stop_times.txt line 3, column 'arrival_time': '08:xx:00' is not a time HH:MM:SS"))
         #expect(result.stderr.contains("was not changed"))
         #expect(try feedHash(db) == hash)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (db as NSString).deletingLastPathComponent)
@@ -43,7 +53,9 @@ import Testing
     }
 
     @Test func unwritableTargetIsAClearError() throws {
-        let result = try Programs.runKiosk(["import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", "/nonexistent-dir/routes.sqlite"])
+        let result = try Programs.runKiosk([
+            "import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", "/nonexistent-dir/routes.sqlite",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("the folder /nonexistent-dir does not exist"))
     }
@@ -75,8 +87,10 @@ import Testing
             for _ in 0..<6000 where process.isRunning {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
                 if let staging = names.first(where: { $0.hasPrefix(".routes.sqlite.import-") }),
-                   let size = try? FileManager.default.attributesOfItem(atPath: "\(directory)/\(staging)")[.size] as? Int,
-                   size >= killAfterBytes {
+                    let size = try? FileManager.default.attributesOfItem(atPath: "\(directory)/\(staging)")[.size]
+                        as? Int,
+                    size >= killAfterBytes
+                {
                     staged = true
                     break
                 }
@@ -97,8 +111,13 @@ import Testing
         usleep(50_000)
         process.signal(SIGTERM)
         let stopped = process.wait()
-        #expect(stopped.status == 128 + SIGTERM && stopped.signal == nil, "the import exits on SIGTERM after cleaning up: \(stopped)")
-        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasPrefix(".routes.sqlite.import-\(process.pid)") })
+        #expect(
+            stopped.status == 128 + SIGTERM && stopped.signal == nil,
+            "the import exits on SIGTERM after cleaning up: \(stopped)")
+        #expect(
+            !((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains {
+                $0.hasPrefix(".routes.sqlite.import-\(process.pid)")
+            })
         #expect(try feedHash(db) == hash)
 
         // The next import cleans up what the killed ones left and replaces the database.

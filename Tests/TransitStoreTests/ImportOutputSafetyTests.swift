@@ -31,7 +31,9 @@ import Testing
         process.signal(SIGHUP)
         let stopped = process.wait()
         #expect(stopped.status == 128 + SIGHUP && stopped.signal == nil, "\(stopped)")
-        #expect(stopped.stderr.contains("kiosk import: stopped by hangup; unfinished output removed, previous files unchanged"), "\(stopped)")
+        #expect(
+            stopped.stderr.contains(
+                "kiosk import: stopped by hangup; unfinished output removed, previous files unchanged"), "\(stopped)")
         #expect(leftovers(besides: db).isEmpty)
         #expect(try bytes(db) == before)
     }
@@ -41,10 +43,13 @@ import Testing
         let before = try bytes(db)
         // 256 blocks of 512 bytes (dash) or 1 KB (bash): far less than the sample network's database needs.
         let script = "ulimit -f 256; exec \"$0\" import \"$1\" --db \"$2\""
-        let result = try Programs.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, Programs.kiosk.path, SampleNetwork.feed.path, db],
-                                      environment: ["XDG_CACHE_HOME": Programs.sampleCache.path])
+        let result = try Programs.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script, Programs.kiosk.path, SampleNetwork.feed.path, db],
+            environment: ["XDG_CACHE_HOME": Programs.sampleCache.path])
         #expect(result.signal == nil && result.status == 1, "\(result)")
-        #expect(result.stderr.contains("file size limit (ulimit -f) reached while writing \(db); the previous file is unchanged"), "\(result)")
+        #expect(
+            result.stderr.contains(
+                "file size limit (ulimit -f) reached while writing \(db); the previous file is unchanged"), "\(result)")
         #expect(leftovers(besides: db).isEmpty)
         #expect(try bytes(db) == before)
     }
@@ -52,7 +57,7 @@ import Testing
     @Test func replacingADatabaseKeepsItsModeAndOwner() throws {
         let (db, _) = try commands.existingDatabase()
         #expect(chmod(db, 0o640) == 0)
-        let owner: uid_t = getuid() == 0 ? 65534 : getuid() // root hands it to nobody, as a service account would own it
+        let owner: uid_t = getuid() == 0 ? 65534 : getuid()  // root hands it to nobody, as a service account would own it
         #expect(chown(db, owner, getgid()) == 0)
         let result = try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", db])
         #expect(result.status == 0, "\(result)")
@@ -87,7 +92,8 @@ import Testing
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains("stops.txt line 2: record longer than 1 MB"), "\(result)")
         // The importer's own high-water mark (VmHWM): a child's ru_maxrss would include this test process's size.
-        let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("kiosk import: peak resident memory ") })
+        let line = try #require(
+            result.stderr.split(separator: "\n").first { $0.hasPrefix("kiosk import: peak resident memory ") })
         let peak = try #require(Int(line.split(separator: " ")[5]))
         #expect(peak < 120, "peak resident memory \(peak) MB for a refused \(shape) file")
         #expect(!FileManager.default.fileExists(atPath: db))

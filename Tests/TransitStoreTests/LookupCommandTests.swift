@@ -46,7 +46,10 @@ import Testing
         ([""], "the stop query is empty"),
         ([String(repeating: "x", count: 10_240)], "the stop query is 10240 characters long"),
         (["10\u{1B}[2J91"], "the stop query contains control characters"),
-        (["1091", "--at", "2030-01-01T08:00"], "2030-01-01 is outside the timetable: it covers 2026-01-01 to 2027-12-31"),
+        (
+            ["1091", "--at", "2030-01-01T08:00"],
+            "2030-01-01 is outside the timetable: it covers 2026-01-01 to 2027-12-31"
+        ),
         (["1091", "--at", "tomorrow"], "cannot read the time 'tomorrow'"),
         (["1091", "--window", "0"], "--window must be between 1 and 1440 minutes"),
         (["1091", "--lang", "fr"], "--lang"),
@@ -62,16 +65,21 @@ import Testing
         let dir = TemporaryFolder.make("signed")
         let keys = try Programs.runKiosk(["keys", "generate", "--out", dir.path], environment: environment)
         #expect(keys.status == 0, "\(keys.stderr)")
-        let publicLine = try #require(keys.stdout.split(separator: "\n").compactMap { line in
-            line.range(of: "stopkiosk-ed25519-public-v1:").map { String(line[$0.lowerBound...]) }
-        }.first)
-        let labels = try Programs.runKiosk(["labels", "--stops", "1091", "--sign-key", dir.appendingPathComponent("label-signing.key").path,
-                                               "--json", "--out", dir.appendingPathComponent("l.pdf").path], environment: environment)
+        let publicLine = try #require(
+            keys.stdout.split(separator: "\n").compactMap { line in
+                line.range(of: "stopkiosk-ed25519-public-v1:").map { String(line[$0.lowerBound...]) }
+            }.first)
+        let labels = try Programs.runKiosk(
+            [
+                "labels", "--stops", "1091", "--sign-key", dir.appendingPathComponent("label-signing.key").path,
+                "--json", "--out", dir.appendingPathComponent("l.pdf").path,
+            ], environment: environment)
         #expect(labels.status == 0, "\(labels.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(labels.stdout.utf8)) as? [String: Any])
         let url = try #require((object["labels"] as? [[String: Any]])?.first?["payload"] as? String)
         let config = dir.appendingPathComponent("kiosk.toml")
-        try "[labels]\nsignature_policy = \"require\"\npublic_keys = [\"\(publicLine)\"]\n".write(to: config, atomically: true, encoding: .utf8)
+        try "[labels]\nsignature_policy = \"require\"\npublic_keys = [\"\(publicLine)\"]\n".write(
+            to: config, atomically: true, encoding: .utf8)
 
         let genuine = try lookup([url, "--config", config.path, "--at", "2026-11-25T08:00", "--json"])
         #expect(genuine.status == 0, "\(genuine.stderr)")
@@ -88,12 +96,18 @@ import Testing
 
         // The same config drives `kiosk scan`: the printed label, photographed, resolves under `require`.
         let png = dir.appendingPathComponent("1091.png")
-        let printed = try Programs.runKiosk(["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--sign-key",
-                                                dir.appendingPathComponent("label-signing.key").path, "--out", png.path], environment: environment)
+        let printed = try Programs.runKiosk(
+            [
+                "labels", "--stops", "1091", "--layout", "single", "--format", "png", "--sign-key",
+                dir.appendingPathComponent("label-signing.key").path, "--out", png.path,
+            ], environment: environment)
         #expect(printed.status == 0, "\(printed.stderr)")
-        let scanned = try Programs.runKiosk(["scan", "--images", png.path, "--config", config.path, "--json", "--once"], environment: environment)
+        let scanned = try Programs.runKiosk(
+            ["scan", "--images", png.path, "--config", config.path, "--json", "--once"], environment: environment)
         #expect(scanned.status == 0, "\(scanned.stderr)")
-        #expect(scanned.stdout.contains("\"status\":\"stop\"") || scanned.stdout.contains("\"status\" : \"stop\""), "\(scanned.stdout)")
+        #expect(
+            scanned.stdout.contains("\"status\":\"stop\"") || scanned.stdout.contains("\"status\" : \"stop\""),
+            "\(scanned.stdout)")
         #expect(scanned.stdout.contains("1091"))
 
         let badConfig = dir.appendingPathComponent("bad.toml")

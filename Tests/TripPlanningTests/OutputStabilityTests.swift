@@ -19,7 +19,9 @@ import Testing
         let text = (try? String(contentsOf: folder.appendingPathComponent("queries.txt"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard !line.hasPrefix("#"), let colon = line.firstIndex(of: ":") else { return nil }
-            let arguments = line[line.index(after: colon)...].split(separator: " ").map { $0.replacingOccurrences(of: "_", with: " ") }
+            let arguments = line[line.index(after: colon)...].split(separator: " ").map {
+                $0.replacingOccurrences(of: "_", with: " ")
+            }
             return Query(name: String(line[..<colon]), arguments: arguments)
         }
     }()
@@ -31,6 +33,7 @@ import Testing
     @Test(arguments: queries) func outputIsUnchanged(_ query: Query) throws {
         let expected = try String(contentsOf: Self.folder.appendingPathComponent("\(query.name).out"), encoding: .utf8)
         let result = try Programs.runKiosk(query.arguments)
-        #expect(result.stdout + "exit \(result.status)\n" == expected, "kiosk \(query.arguments.joined(separator: " "))")
+        #expect(
+            result.stdout + "exit \(result.status)\n" == expected, "kiosk \(query.arguments.joined(separator: " "))")
     }
 }

@@ -6,13 +6,17 @@ import Testing
     let environment = ["XDG_CACHE_HOME": TemporaryFolder.make("cache").path]
 
     @Test func textAndJSON() throws {
-        let text = try Programs.runKiosk(["plan", "cumbaya", "La Carolina", "--at", "2026-11-25T08:00", "--lang", "en"], environment: environment)
-        if text.status == 2 { #expect(text.stderr.contains("matches several stops")) } else {
+        let text = try Programs.runKiosk(
+            ["plan", "cumbaya", "La Carolina", "--at", "2026-11-25T08:00", "--lang", "en"], environment: environment)
+        if text.status == 2 {
+            #expect(text.stderr.contains("matches several stops"))
+        } else {
             #expect(text.status == 0, "\(text.stderr)")
             #expect(text.stdout.contains("From Cumbayá to La Carolina"))
             #expect(text.stdout.contains("Option 1:"))
         }
-        let json = try Programs.runKiosk(["plan", "1011", "1151", "--at", "2026-11-25T08:00", "--json"], environment: environment)
+        let json = try Programs.runKiosk(
+            ["plan", "1011", "1151", "--at", "2026-11-25T08:00", "--json"], environment: environment)
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let options = try #require(object["options"] as? [[String: Any]])

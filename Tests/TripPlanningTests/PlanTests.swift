@@ -14,9 +14,13 @@ import TripPlanning
 
     func at(_ text: String) throws -> Date { try #require(LocalTime.parse(text, in: try db.timeZone)) }
 
-    func plan(_ from: String, _ to: String, _ time: String, maxTransfers: Int = 3, rules: PlanningRules = PlanningRules()) throws -> JourneyPlan {
+    func plan(
+        _ from: String, _ to: String, _ time: String, maxTransfers: Int = 3, rules: PlanningRules = PlanningRules()
+    ) throws -> JourneyPlan {
         let db = try db
-        return try db.plan(from: try db.resolveEndpoint(from), to: try db.resolveEndpoint(to), at: try at(time), maxTransfers: maxTransfers, rules: rules)
+        return try db.plan(
+            from: try db.resolveEndpoint(from), to: try db.resolveEndpoint(to), at: try at(time),
+            maxTransfers: maxTransfers, rules: rules)
     }
 
     func clock(_ date: Date) throws -> String { LocalTime.clock(date, in: try db.timeZone) }
@@ -48,11 +52,14 @@ import TripPlanning
         let plan = try plan("Cumbayá", "1121", "2026-11-25T07:00", maxTransfers: 4)
         #expect(!plan.options.isEmpty && plan.options.count <= 3)
         for (a, b) in zip(plan.options, plan.options.dropFirst()) {
-            #expect(a.arrival < b.arrival && a.transfers > b.transfers) // better arrival only with more transfers
+            #expect(a.arrival < b.arrival && a.transfers > b.transfers)  // better arrival only with more transfers
         }
         // Leaving later than the chosen departure cannot arrive as early with as few transfers.
         let best = plan.options[0]
-        let later = try self.plan("Cumbayá", "1121", LocalTime.iso8601(best.departure.addingTimeInterval(1), in: try db.timeZone).prefix(19).description, maxTransfers: best.transfers)
+        let later = try self.plan(
+            "Cumbayá", "1121",
+            LocalTime.iso8601(best.departure.addingTimeInterval(1), in: try db.timeZone).prefix(19).description,
+            maxTransfers: best.transfers)
         #expect(later.options.allSatisfy { $0.arrival > best.arrival })
     }
 
@@ -64,7 +71,9 @@ import TripPlanning
             let plan = try self.plan(from, to, "2026-11-25T08:00")
             for option in plan.options {
                 for (i, leg) in option.legs.enumerated() where leg.kind == .walk && i > 0 && i < option.legs.count - 1 {
-                    #expect(!(forbidden.contains(leg.from.id) && forbidden.contains(leg.to.id) && leg.from.id != leg.to.id), "\(from)→\(to) walks \(leg.from.id)→\(leg.to.id)")
+                    #expect(
+                        !(forbidden.contains(leg.from.id) && forbidden.contains(leg.to.id) && leg.from.id != leg.to.id),
+                        "\(from)→\(to) walks \(leg.from.id)→\(leg.to.id)")
                 }
             }
         }
@@ -97,22 +106,26 @@ import TripPlanning
         #expect {
             try db.resolveEndpoint("universidad")
         } throws: { error in
-            "\(error)".contains("matches several stops") && "\(error)".contains("[4008]") && "\(error)".contains("give a stop code")
+            "\(error)".contains("matches several stops") && "\(error)".contains("[4008]")
+                && "\(error)".contains("give a stop code")
         }
     }
 
     @Test func unreachableSaysSoAndShowsRoutesAtBothEnds() throws {
-        let plan = try plan("5007", "0704", "2026-11-25T08:00", maxTransfers: 0, rules: PlanningRules(walkRadiusMeters: 0))
+        let plan = try plan(
+            "5007", "0704", "2026-11-25T08:00", maxTransfers: 0, rules: PlanningRules(walkRadiusMeters: 0))
         #expect(plan.options.isEmpty)
         #expect(plan.routesAtOrigin.map(\.id) == ["EP-A1"])
         #expect(plan.routesAtDestination.map(\.id) == ["EP-A3"])
     }
 
     @Test func badInputIsRefusedClearly() throws {
-        #expect(throws: LookupError.self) { try plan("1011", "Quitumbe", "2026-11-25T08:00") } // a platform of the same station
+        #expect(throws: LookupError.self) { try plan("1011", "Quitumbe", "2026-11-25T08:00") }  // a platform of the same station
         #expect(throws: LookupError.self) { try plan("1011", "1151", "2026-11-25T08:00", maxTransfers: -1) }
         #expect(throws: LookupError.self) { try plan("1011", "1151", "2026-11-25T08:00", maxTransfers: 99) }
-        #expect(throws: LookupError.self) { try plan("1011", "1151", "2026-11-25T08:00", rules: PlanningRules(walkRadiusMeters: 50_000)) }
+        #expect(throws: LookupError.self) {
+            try plan("1011", "1151", "2026-11-25T08:00", rules: PlanningRules(walkRadiusMeters: 50_000))
+        }
         #expect(throws: LookupError.self) { try plan("1011", "1151", "2031-01-01T08:00") }
         #expect(throws: LookupError.self) { try plan("1011", "no such place at all", "2026-11-25T08:00") }
         #expect(throws: LookupError.self) { try plan("1011", String(repeating: "a", count: 5000), "2026-11-25T08:00") }

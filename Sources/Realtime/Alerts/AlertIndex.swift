@@ -24,7 +24,8 @@ public struct AlertIndex: Sendable {
     }
 
     static func isEmpty(_ selector: TransitRealtime_EntitySelector) -> Bool {
-        !selector.hasAgencyID && !selector.hasRouteID && !selector.hasRouteType && !selector.hasTrip && !selector.hasStopID
+        !selector.hasAgencyID && !selector.hasRouteID && !selector.hasRouteType && !selector.hasTrip
+            && !selector.hasStopID
     }
 
     /// What a stop view is about, for matching informed entities.
@@ -50,8 +51,12 @@ public struct AlertIndex: Sendable {
             let departures = view.departures + (view.nextDeparture.map { [$0] } ?? [])
             routeIDs = Set(view.routes.map(\.route.id) + departures.map(\.route.id))
             var directions: [String: Set<Int>] = [:]
-            for route in view.routes { directions[route.route.id, default: []].formUnion(route.directions.compactMap(\.directionID)) }
-            for departure in departures { if let d = departure.directionID { directions[departure.route.id, default: []].insert(d) } }
+            for route in view.routes {
+                directions[route.route.id, default: []].formUnion(route.directions.compactMap(\.directionID))
+            }
+            for departure in departures {
+                if let d = departure.directionID { directions[departure.route.id, default: []].insert(d) }
+            }
             self.directions = directions
             routeTypes = Set(routeIDs.compactMap { routes[$0]?.routeType })
             var agencies = Set(routeIDs.compactMap { routes[$0]?.agencyID })
@@ -69,19 +74,30 @@ public struct AlertIndex: Sendable {
         let now = UInt64(max(0, at.timeIntervalSince1970))
         for entry in entries {
             let alert = entry.alert
-            let period = alert.activePeriod.first { ($0.start == 0 || $0.start <= now) && ($0.end == 0 || now <= $0.end) }
+            let period = alert.activePeriod.first {
+                ($0.start == 0 || $0.start <= now) && ($0.end == 0 || now <= $0.end)
+            }
             guard alert.activePeriod.isEmpty || period != nil else { continue }
             let matched = alert.informedEntity.compactMap { Self.match($0, scope: scope, routes: routes) }
             guard let best = matched.min(by: { $0.rawValue < $1.rawValue }) else { continue }
-            guard let header = Self.text(alert.headerText, language: language) ?? Self.text(alert.descriptionText, language: language) else { continue }
-            result.append(StopAlert(
-                id: entry.id, header: header.text,
-                description: alert.hasDescriptionText ? Self.text(alert.descriptionText, language: language)?.text : nil,
-                url: alert.hasURL ? Self.text(alert.url, language: language)?.text : nil,
-                language: header.language, cause: Self.snakeCase(alert.cause), effect: Self.snakeCase(alert.effect),
-                severity: Self.snakeCase(alert.severityLevel), scope: "\(best)",
-                activeFrom: period.flatMap { $0.start == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0.start)) },
-                activeUntil: period.flatMap { $0.end == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0.end)) }))
+            guard
+                let header = Self.text(alert.headerText, language: language)
+                    ?? Self.text(alert.descriptionText, language: language)
+            else { continue }
+            result.append(
+                StopAlert(
+                    id: entry.id, header: header.text,
+                    description: alert.hasDescriptionText
+                        ? Self.text(alert.descriptionText, language: language)?.text : nil,
+                    url: alert.hasURL ? Self.text(alert.url, language: language)?.text : nil,
+                    language: header.language, cause: Self.snakeCase(alert.cause), effect: Self.snakeCase(alert.effect),
+                    severity: Self.snakeCase(alert.severityLevel), scope: "\(best)",
+                    activeFrom: period.flatMap {
+                        $0.start == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0.start))
+                    },
+                    activeUntil: period.flatMap {
+                        $0.end == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0.end))
+                    }))
         }
         return result
     }
@@ -100,7 +116,9 @@ public struct AlertIndex: Sendable {
         }
     }
 
-    static func match(_ selector: TransitRealtime_EntitySelector, scope: Scope, routes: [String: RouteRecord]) -> MatchScope? {
+    static func match(
+        _ selector: TransitRealtime_EntitySelector, scope: Scope, routes: [String: RouteRecord]
+    ) -> MatchScope? {
         guard !isEmpty(selector) else { return nil }
         var best = MatchScope.agency
         if selector.hasAgencyID {
@@ -143,14 +161,21 @@ public struct AlertIndex: Sendable {
 
     /// The translation for `language` (BCP 47): an exact tag, else the same primary language ("es" for
     /// "es-EC"), else the untagged text, else the first one.
-    public static func text(_ string: TransitRealtime_TranslatedString, language: String) -> (text: String, language: String?)? {
+    public static func text(
+        _ string: TransitRealtime_TranslatedString, language: String
+    ) -> (text: String, language: String?)? {
         let translations = string.translation.filter { !$0.text.isEmpty }
         guard !translations.isEmpty else { return nil }
         let wanted = language.lowercased()
         let primary = wanted.split(separator: "-").first.map(String.init) ?? wanted
-        func tag(_ t: TransitRealtime_TranslatedString.Translation) -> String? { t.hasLanguage && !t.language.isEmpty ? t.language : nil }
-        let chosen = translations.first { tag($0)?.lowercased() == wanted }
-            ?? translations.first { tag($0).map { $0.lowercased().split(separator: "-").first.map(String.init) == primary } ?? false }
+        func tag(_ t: TransitRealtime_TranslatedString.Translation) -> String? {
+            t.hasLanguage && !t.language.isEmpty ? t.language : nil
+        }
+        let chosen =
+            translations.first { tag($0)?.lowercased() == wanted }
+            ?? translations.first {
+                tag($0).map { $0.lowercased().split(separator: "-").first.map(String.init) == primary } ?? false
+            }
             ?? translations.first { tag($0) == nil }
             ?? translations[0]
         return (chosen.text, tag(chosen))

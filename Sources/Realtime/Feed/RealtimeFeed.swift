@@ -18,7 +18,8 @@ public enum FeedDecodingError: Error, Equatable, CustomStringConvertible {
         case .empty:
             return "the realtime feed is empty (0 bytes)"
         case let .notProtobuf(kind, start):
-            return "the realtime feed is \(kind), not a GTFS-Realtime protobuf (it starts with '\(start)'); check the URL"
+            return
+                "the realtime feed is \(kind), not a GTFS-Realtime protobuf (it starts with '\(start)'); check the URL"
         case let .malformed(reason, count):
             return "the realtime feed (\(count) bytes) is not a valid GTFS-Realtime FeedMessage: \(reason)"
         case let .missingHeader(count):
@@ -63,12 +64,16 @@ public struct RealtimeFeed: Sendable {
     /// Decodes a FeedMessage. Never traps: text, truncated and garbage input become a `FeedDecodingError`.
     /// Required fields are not enforced (real feeds omit them): a missing header version or entity id is
     /// counted in `oddities`; a whole-tree `isInitialized` walk is skipped, as it would cost a third of the decode.
-    public static func decode(_ data: Data, sizeLimit: Int = RealtimeFeed.defaultSizeLimit) throws(FeedDecodingError) -> RealtimeFeed {
+    public static func decode(
+        _ data: Data, sizeLimit: Int = RealtimeFeed.defaultSizeLimit
+    ) throws(FeedDecodingError) -> RealtimeFeed {
         guard !data.isEmpty else { throw .empty }
         guard data.count <= sizeLimit else { throw .tooLarge(byteCount: data.count, limit: sizeLimit) }
         if let kind = textKind(data) {
-            throw .notProtobuf(kind: kind, start: String(decoding: data.prefix(40), as: UTF8.self)
-                .unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined())
+            throw .notProtobuf(
+                kind: kind,
+                start: String(decoding: data.prefix(40), as: UTF8.self)
+                    .unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined())
         }
         let message: TransitRealtime_FeedMessage
         do {
@@ -98,13 +103,16 @@ public struct RealtimeFeed: Sendable {
             if entity.hasVehicle { contents.vehiclePositions += 1; kinds += 1 }
             if entity.hasAlert { contents.alerts += 1; kinds += 1 }
             if kinds == 0 { contents.other += 1 }
-            if kinds > 1 { oddities["entity carrying more than one of trip_update, vehicle and alert", default: 0] += 1 }
+            if kinds > 1 {
+                oddities["entity carrying more than one of trip_update, vehicle and alert", default: 0] += 1
+            }
             if !entity.hasID { oddities["entity without its required id", default: 0] += 1 }
         }
         if !message.header.hasGtfsRealtimeVersion {
             oddities["header without gtfs_realtime_version", default: 0] += 1
         } else if !["1.0", "2.0"].contains(message.header.gtfsRealtimeVersion) {
-            oddities["gtfs_realtime_version '\(String(message.header.gtfsRealtimeVersion.prefix(16)))'", default: 0] += 1
+            oddities["gtfs_realtime_version '\(String(message.header.gtfsRealtimeVersion.prefix(16)))'", default: 0] +=
+                1
         }
         if !message.header.hasTimestamp { oddities["header without timestamp (age unknown)", default: 0] += 1 }
         if message.header.incrementality == .differential {
@@ -119,15 +127,19 @@ public struct RealtimeFeed: Sendable {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if let size, size > sizeLimit { throw FeedDecodingError.tooLarge(byteCount: size, limit: sizeLimit) }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw FeedReadError(path: path, reason: error.localizedDescription) }
+        do { data = try Data(contentsOf: url) } catch {
+            throw FeedReadError(path: path, reason: error.localizedDescription)
+        }
         return try decode(data, sizeLimit: sizeLimit)
     }
 
     /// What text the bytes look like, when they are text: a protobuf FeedMessage starts with 0x0A (field 1,
     /// the header), never with '<' or '{'.
     static func textKind(_ data: Data) -> String? {
-        if data.first == 0x0A { return nil } // field 1 (the header), length-delimited: how feeds start
-        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else { return "blank text" }
+        if data.first == 0x0A { return nil }  // field 1 (the header), length-delimited: how feeds start
+        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) else {
+            return "blank text"
+        }
         switch first {
         case UInt8(ascii: "<"):
             let head = String(decoding: data.prefix(256), as: UTF8.self).lowercased()
@@ -182,7 +194,9 @@ extension RealtimeFeed {
                     return nil
                 }
                 while offset < bytes.count {
-                    guard let key = varint(), key & 7 == 2, let length = varint(), length <= UInt64(bytes.count - offset) else { return false }
+                    guard let key = varint(), key & 7 == 2, let length = varint(),
+                        length <= UInt64(bytes.count - offset)
+                    else { return false }
                     let range = offset..<(offset + Int(length))
                     offset = range.upperBound
                     switch key >> 3 {
@@ -207,7 +221,8 @@ extension RealtimeFeed {
         let base = data.startIndex
         var message = TransitRealtime_FeedMessage()
         if let header = layout.header {
-            message.header = try TransitRealtime_FeedHeader(serializedBytes: data[(base + header.lowerBound)..<(base + header.upperBound)], partial: true)
+            message.header = try TransitRealtime_FeedHeader(
+                serializedBytes: data[(base + header.lowerBound)..<(base + header.upperBound)], partial: true)
         }
         let ranges = layout.entities
         let results = ParallelSlots<TransitRealtime_FeedEntity>(count: ranges.count)
@@ -218,7 +233,10 @@ extension RealtimeFeed {
                 for index in start..<end {
                     let range = ranges[index]
                     do {
-                        results.store(try TransitRealtime_FeedEntity(serializedBytes: data[(base + range.lowerBound)..<(base + range.upperBound)], partial: true), at: index)
+                        results.store(
+                            try TransitRealtime_FeedEntity(
+                                serializedBytes: data[(base + range.lowerBound)..<(base + range.upperBound)],
+                                partial: true), at: index)
                     } catch {
                         results.fail(error)
                         return

@@ -50,11 +50,17 @@ public struct Freshness: Sendable, Equatable {
 
     /// The policy, as a pure function. `fetchedAt` is when the bytes arrived (nil: never), `headerTimestamp`
     /// the feed's own time (nil: the feed leaves it out, so only the fetch time counts).
-    public static func evaluate(headerTimestamp: Date?, fetchedAt: Date?, now: Date, pollSeconds: Int, mode: RealtimeMode) -> Freshness {
+    public static func evaluate(
+        headerTimestamp: Date?, fetchedAt: Date?, now: Date, pollSeconds: Int, mode: RealtimeMode
+    ) -> Freshness {
         let limit = maximumAge(pollSeconds: pollSeconds)
-        if mode == .offline { return Freshness(verdict: .offline, display: .scheduled, ageSeconds: nil, maximumAgeSeconds: limit) }
+        if mode == .offline {
+            return Freshness(verdict: .offline, display: .scheduled, ageSeconds: nil, maximumAgeSeconds: limit)
+        }
         let notLive: Display = mode == .online ? .nothing : .scheduled
-        guard let fetchedAt else { return Freshness(verdict: .neverFetched, display: notLive, ageSeconds: nil, maximumAgeSeconds: limit) }
+        guard let fetchedAt else {
+            return Freshness(verdict: .neverFetched, display: notLive, ageSeconds: nil, maximumAgeSeconds: limit)
+        }
         let fetchAge = Int(now.timeIntervalSince(fetchedAt).rounded(.down))
         let headerAge = headerTimestamp.map { Int(now.timeIntervalSince($0).rounded(.down)) }
         let age = max(0, max(fetchAge, headerAge ?? fetchAge))
@@ -68,7 +74,8 @@ public struct Freshness: Sendable, Equatable {
         } else {
             verdict = .live
         }
-        return Freshness(verdict: verdict, display: verdict == .live ? .live : notLive, ageSeconds: age, maximumAgeSeconds: limit)
+        return Freshness(
+            verdict: verdict, display: verdict == .live ? .live : notLive, ageSeconds: age, maximumAgeSeconds: limit)
     }
 }
 
@@ -78,7 +85,8 @@ extension Freshness.Verdict: CustomStringConvertible {
         case .live: return "live"
         case let .fetchTooOld(s): return "stale: last fetched \(Self.duration(s)) ago"
         case let .headerBehind(s): return "stale: the feed's header timestamp is \(Self.duration(s)) behind the clock"
-        case let .headerInFuture(s): return "not trusted: the feed's header timestamp is \(Self.duration(s)) ahead of the clock"
+        case let .headerInFuture(s):
+            return "not trusted: the feed's header timestamp is \(Self.duration(s)) ahead of the clock"
         case .neverFetched: return "no live data yet"
         case .offline: return "offline mode"
         }

@@ -42,7 +42,10 @@ public struct FeedInspection: Sendable, Codable {
     /// One sentence each.
     public var oddities: [String]
 
-    public init(feed: RealtimeFeed, source: String, database: RouteDatabase, at: Date, pollSeconds: Int = LiveData.defaultPollSeconds) throws {
+    public init(
+        feed: RealtimeFeed, source: String, database: RouteDatabase, at: Date,
+        pollSeconds: Int = LiveData.defaultPollSeconds
+    ) throws {
         self.source = source
         bytes = feed.byteCount
         let header = feed.message.header
@@ -50,7 +53,9 @@ public struct FeedInspection: Sendable, Codable {
         incrementality = header.incrementality == .differential ? "differential" : "full_dataset"
         headerTimestamp = feed.headerTimestamp
         ageSeconds = feed.headerTimestamp.map { Int(at.timeIntervalSince($0).rounded(.down)) }
-        let verdict = Freshness.evaluate(headerTimestamp: feed.headerTimestamp, fetchedAt: at, now: at, pollSeconds: pollSeconds, mode: .mixed).verdict
+        let verdict = Freshness.evaluate(
+            headerTimestamp: feed.headerTimestamp, fetchedAt: at, now: at, pollSeconds: pollSeconds, mode: .mixed
+        ).verdict
         freshness = verdict.description
         self.at = at
         timeZone = database.timeZone.identifier
@@ -63,19 +68,35 @@ public struct FeedInspection: Sendable, Codable {
             let s = live.statistics
             tripUpdates = s
             if s.tripsUnknown > 0 {
-                notes.append("\(s.tripsUnknown) trip_ids are not in the timetable (e.g. \(s.unknownTripIDs.prefix(3).map { "'\(TerminalText.sanitize($0, maxLength: 40))'" }.joined(separator: ", ")))")
+                notes.append(
+                    "\(s.tripsUnknown) trip_ids are not in the timetable (e.g. \(s.unknownTripIDs.prefix(3).map { "'\(TerminalText.sanitize($0, maxLength: 40))'" }.joined(separator: ", ")))"
+                )
             }
             if s.tripsMatched + s.tripsUnknown >= 5 && s.tripMatchRate < 0.2 {
-                notes.append(String(format: "only %.0f%% of trips match: is this feed for another agency or another timetable version?", s.tripMatchRate * 100))
+                notes.append(
+                    String(
+                        format:
+                            "only %.0f%% of trips match: is this feed for another agency or another timetable version?",
+                        s.tripMatchRate * 100))
             }
             if s.stopsUnknown > 0 { notes.append("\(s.stopsUnknown) stop updates name no stop of their trip") }
             if s.sequenceStopIDDisagreements > 0 {
-                notes.append("\(s.sequenceStopIDDisagreements) stop updates have a stop_sequence that names another stop than their stop_id (the stop_id was used)")
+                notes.append(
+                    "\(s.sequenceStopIDDisagreements) stop updates have a stop_sequence that names another stop than their stop_id (the stop_id was used)"
+                )
             }
             if s.outOfOrder > 0 { notes.append("\(s.outOfOrder) stop updates are out of stop_sequence order") }
-            if s.timeDelayConflicts > 0 { notes.append("\(s.timeDelayConflicts) events give a delay and a time more than a minute apart (the time was used)") }
-            if s.tripsNotRunningOnStartDate > 0 { notes.append("\(s.tripsNotRunningOnStartDate) trips do not run on their start_date") }
-            if s.tripsIgnored > 0 { notes.append("\(s.tripsIgnored) trip updates without trip_id, or DUPLICATED, were ignored") }
+            if s.timeDelayConflicts > 0 {
+                notes.append(
+                    "\(s.timeDelayConflicts) events give a delay and a time more than a minute apart (the time was used)"
+                )
+            }
+            if s.tripsNotRunningOnStartDate > 0 {
+                notes.append("\(s.tripsNotRunningOnStartDate) trips do not run on their start_date")
+            }
+            if s.tripsIgnored > 0 {
+                notes.append("\(s.tripsIgnored) trip updates without trip_id, or DUPLICATED, were ignored")
+            }
         } else {
             tripUpdates = nil
         }
@@ -83,7 +104,8 @@ public struct FeedInspection: Sendable, Codable {
         if feed.contents.vehiclePositions > 0 {
             var v = VehicleStatistics()
             let vehicles = feed.entities.filter { $0.hasVehicle && !$0.isDeleted }.map(\.vehicle)
-            let schedules = try database.scheduledTrips(ids: vehicles.filter { $0.hasTrip && $0.trip.hasTripID }.map(\.trip.tripID))
+            let schedules = try database.scheduledTrips(
+                ids: vehicles.filter { $0.hasTrip && $0.trip.hasTripID }.map(\.trip.tripID))
             let knownStops = try database.knownStopIDs(vehicles.filter(\.hasStopID).map(\.stopID))
             for vehicle in vehicles {
                 v.vehicles += 1
@@ -113,9 +135,15 @@ public struct FeedInspection: Sendable, Codable {
             for entry in index.entries {
                 a.alerts += 1
                 let periods = entry.alert.activePeriod
-                if periods.isEmpty || periods.contains(where: { ($0.start == 0 || $0.start <= now) && ($0.end == 0 || now <= $0.end) }) { a.activeNow += 1 }
+                if periods.isEmpty
+                    || periods.contains(where: { ($0.start == 0 || $0.start <= now) && ($0.end == 0 || now <= $0.end) })
+                {
+                    a.activeNow += 1
+                }
                 for text in [entry.alert.headerText, entry.alert.descriptionText] {
-                    for translation in text.translation { languages.insert(translation.hasLanguage ? translation.language : "(untagged)") }
+                    for translation in text.translation {
+                        languages.insert(translation.hasLanguage ? translation.language : "(untagged)")
+                    }
                 }
             }
             a.informedEntities = selectors.count
@@ -126,7 +154,9 @@ public struct FeedInspection: Sendable, Codable {
             a.languages = languages.sorted()
             if a.emptySelectors > 0 { notes.append("\(a.emptySelectors) informed entities select nothing") }
             if a.unknownRouteIDs + a.unknownStopIDs + a.otherAgencyIDs > 0 {
-                notes.append("alerts name \(a.unknownRouteIDs) unknown routes, \(a.unknownStopIDs) unknown stops and \(a.otherAgencyIDs) other agencies")
+                notes.append(
+                    "alerts name \(a.unknownRouteIDs) unknown routes, \(a.unknownStopIDs) unknown stops and \(a.otherAgencyIDs) other agencies"
+                )
             }
             alerts = a
         } else {
@@ -154,36 +184,52 @@ public struct FeedInspection: Sendable, Codable {
     public var text: String {
         let zone = TimeZone(identifier: timeZone) ?? .gmt
         var lines: [String] = []
-        lines.append("\(TerminalText.sanitize(source, maxLength: 200))  (\(bytes) bytes, GTFS-Realtime \(TerminalText.sanitize(gtfsRealtimeVersion, maxLength: 16)), \(incrementality))")
+        lines.append(
+            "\(TerminalText.sanitize(source, maxLength: 200))  (\(bytes) bytes, GTFS-Realtime \(TerminalText.sanitize(gtfsRealtimeVersion, maxLength: 16)), \(incrementality))"
+        )
         if let headerTimestamp, let ageSeconds {
-            let age = ageSeconds >= 0 ? "\(Freshness.Verdict.duration(ageSeconds)) old" : "\(Freshness.Verdict.duration(-ageSeconds)) in the future"
-            lines.append("Header time  \(LocalTime.iso8601(headerTimestamp, in: zone))  (\(age) at \(LocalTime.iso8601(at, in: zone))): \(freshness)")
+            let age =
+                ageSeconds >= 0
+                ? "\(Freshness.Verdict.duration(ageSeconds)) old"
+                : "\(Freshness.Verdict.duration(-ageSeconds)) in the future"
+            lines.append(
+                "Header time  \(LocalTime.iso8601(headerTimestamp, in: zone))  (\(age) at \(LocalTime.iso8601(at, in: zone))): \(freshness)"
+            )
         } else {
             lines.append("Header time  none: the feed's age is unknown")
         }
-        lines.append("Entities     \(contents.entities): \(contents.tripUpdates) trip updates (\(contents.stopTimeUpdates) stop time updates), "
-                     + "\(contents.vehiclePositions) vehicle positions, \(contents.alerts) alerts"
-                     + (contents.deleted > 0 ? ", \(contents.deleted) deleted" : "") + (contents.other > 0 ? ", \(contents.other) other" : ""))
+        lines.append(
+            "Entities     \(contents.entities): \(contents.tripUpdates) trip updates (\(contents.stopTimeUpdates) stop time updates), "
+                + "\(contents.vehiclePositions) vehicle positions, \(contents.alerts) alerts"
+                + (contents.deleted > 0 ? ", \(contents.deleted) deleted" : "")
+                + (contents.other > 0 ? ", \(contents.other) other" : ""))
         func percent(_ rate: Double) -> String { String(format: "%.1f%%", rate * 100) }
         if let s = tripUpdates {
             lines.append("")
             lines.append("Trip updates")
-            lines.append("  trips   \(s.tripsMatched) matched, \(s.tripsUnknown) unknown (match rate \(percent(s.tripMatchRate))), \(s.tripsAdded) added, "
-                         + "\(s.tripsCanceled) canceled, \(s.tripsDeleted) deleted, \(s.tripsIgnored) ignored")
-            lines.append("  stops   \(s.stopsMatched) matched, \(s.stopsUnknown) unknown (match rate \(percent(s.stopMatchRate))), \(s.skippedStops) skipped, "
-                         + "\(s.noDataStops) no data, \(s.sequenceStopIDDisagreements) stop_sequence/stop_id disagreements")
+            lines.append(
+                "  trips   \(s.tripsMatched) matched, \(s.tripsUnknown) unknown (match rate \(percent(s.tripMatchRate))), \(s.tripsAdded) added, "
+                    + "\(s.tripsCanceled) canceled, \(s.tripsDeleted) deleted, \(s.tripsIgnored) ignored")
+            lines.append(
+                "  stops   \(s.stopsMatched) matched, \(s.stopsUnknown) unknown (match rate \(percent(s.stopMatchRate))), \(s.skippedStops) skipped, "
+                    + "\(s.noDataStops) no data, \(s.sequenceStopIDDisagreements) stop_sequence/stop_id disagreements")
             lines.append("  events  \(s.absoluteTimes) absolute times, \(s.delaysOnly) delays only")
         }
         if let v = vehiclePositions {
             lines.append("")
             lines.append("Vehicle positions")
-            lines.append("  \(v.vehicles) vehicles, \(v.withPosition) with a position, \(v.withTrip) with a trip (\(v.tripsMatched) matched, \(v.tripsUnknown) unknown)")
+            lines.append(
+                "  \(v.vehicles) vehicles, \(v.withPosition) with a position, \(v.withTrip) with a trip (\(v.tripsMatched) matched, \(v.tripsUnknown) unknown)"
+            )
         }
         if let a = alerts {
             lines.append("")
             lines.append("Alerts")
-            lines.append("  \(a.alerts) alerts, \(a.activeNow) active now, \(a.informedEntities) informed entities, languages: "
-                         + (a.languages.isEmpty ? "none" : a.languages.map { TerminalText.sanitize($0, maxLength: 20) }.joined(separator: ", ")))
+            lines.append(
+                "  \(a.alerts) alerts, \(a.activeNow) active now, \(a.informedEntities) informed entities, languages: "
+                    + (a.languages.isEmpty
+                        ? "none" : a.languages.map { TerminalText.sanitize($0, maxLength: 20) }.joined(separator: ", "))
+            )
         }
         lines.append("")
         if oddities.isEmpty {

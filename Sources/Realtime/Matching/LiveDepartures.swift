@@ -7,7 +7,8 @@ extension LiveTimetable {
     public func realtime(for departure: Departure) -> (realtime: DepartureRealtime, hidden: Bool) {
         let scheduled = (DepartureRealtime(state: .scheduled), false)
         guard let candidates = trips[departure.tripID], let date = ServiceDate(parsing: departure.serviceDate),
-              let seconds = GTFSTime(parsing: departure.scheduledTime)?.seconds else { return scheduled }
+            let seconds = GTFSTime(parsing: departure.scheduledTime)?.seconds
+        else { return scheduled }
         for live in candidates where live.serviceDate == date {
             guard let index = Self.stopIndex(of: departure, seconds: seconds, in: live) else { continue }
             switch live.state {
@@ -21,7 +22,11 @@ extension LiveTimetable {
             case .none, .noData:
                 return scheduled
             case let .delay(_, delay, _):
-                return (DepartureRealtime(state: .updated, delaySeconds: delay, predictedTime: departure.time.addingTimeInterval(TimeInterval(delay))), false)
+                return (
+                    DepartureRealtime(
+                        state: .updated, delaySeconds: delay,
+                        predictedTime: departure.time.addingTimeInterval(TimeInterval(delay))), false
+                )
             }
         }
         return scheduled
@@ -32,33 +37,48 @@ extension LiveTimetable {
     static func stopIndex(of departure: Departure, seconds: Int, in live: LiveTrip) -> Int? {
         let stopTimes = live.schedule.stopTimes
         if !live.schedule.frequencyBased {
-            return stopTimes.indices.first { stopTimes[$0].stopID == departure.stopID && (stopTimes[$0].departure ?? stopTimes[$0].arrival) == seconds }
+            return stopTimes.indices.first {
+                stopTimes[$0].stopID == departure.stopID
+                    && (stopTimes[$0].departure ?? stopTimes[$0].arrival) == seconds
+            }
         }
         let first = stopTimes.first?.departure ?? 0
         return stopTimes.indices.first { index in
-            guard stopTimes[index].stopID == departure.stopID, let time = stopTimes[index].departure ?? stopTimes[index].arrival else { return false }
+            guard stopTimes[index].stopID == departure.stopID,
+                let time = stopTimes[index].departure ?? stopTimes[index].arrival
+            else { return false }
             let instanceStart = seconds - (time - first)
             return live.startTime == nil || live.startTime == instanceStart
         }
     }
 
     /// Departures of added trips from the given platforms in [from, to] (never from a trip's last stop).
-    public func addedDepartures(at platforms: [StopInfo], from: Date, to: Date, routes: [String: RouteRecord]) -> [Departure] {
+    public func addedDepartures(
+        at platforms: [StopInfo], from: Date, to: Date, routes: [String: RouteRecord]
+    ) -> [Departure] {
         let byID = Dictionary(platforms.map { ($0.id, $0) }) { a, _ in a }
         var result: [Departure] = []
         for trip in addedTrips {
             for (position, stop) in trip.stops.enumerated() where position < trip.stops.count - 1 && !stop.skipped {
-                guard let platform = byID[stop.stopID], let time = stop.departure ?? stop.arrival, from <= time, time <= to else { continue }
-                let route = trip.routeID.flatMap { routes[$0]?.info }
-                    ?? RouteInfo(id: trip.routeID ?? "", shortName: nil, longName: nil, mode: .other, color: nil, textColor: nil, agency: "")
+                guard let platform = byID[stop.stopID], let time = stop.departure ?? stop.arrival, from <= time,
+                    time <= to
+                else { continue }
+                let route =
+                    trip.routeID.flatMap { routes[$0]?.info }
+                    ?? RouteInfo(
+                        id: trip.routeID ?? "", shortName: nil, longName: nil, mode: .other, color: nil, textColor: nil,
+                        agency: "")
                 let serviceDate = trip.startDate ?? ServiceDate.containing(time, in: timeZone)
                 let seconds = Int(time.timeIntervalSince(serviceDate.serviceDayOrigin(in: timeZone)).rounded(.down))
-                result.append(Departure(
-                    route: route, headsign: trip.headsign ?? route.longName ?? route.label, directionID: trip.directionID,
-                    time: time, minutesFromNow: 0, tripID: trip.tripID, serviceDate: serviceDate.description,
-                    scheduledTime: GTFSTime(seconds: seconds).description, wheelchairAccessible: .unknown, stopID: platform.id,
-                    platformCode: platform.platformCode, approximate: false,
-                    realtime: DepartureRealtime(state: .added, predictedTime: time)))
+                result.append(
+                    Departure(
+                        route: route, headsign: trip.headsign ?? route.longName ?? route.label,
+                        directionID: trip.directionID,
+                        time: time, minutesFromNow: 0, tripID: trip.tripID, serviceDate: serviceDate.description,
+                        scheduledTime: GTFSTime(seconds: seconds).description, wheelchairAccessible: .unknown,
+                        stopID: platform.id,
+                        platformCode: platform.platformCode, approximate: false,
+                        realtime: DepartureRealtime(state: .added, predictedTime: time)))
             }
         }
         return result

@@ -15,7 +15,10 @@ public struct LiveTimetable: Sendable {
     /// Trips the timetable does not have (ADDED / NEW), with their own stop times.
     public var addedTrips: [AddedTrip]
 
-    public init(statistics: MatchStatistics, feedTimestamp: Date?, timeZone: TimeZone, trips: [String: [LiveTrip]], addedTrips: [AddedTrip]) {
+    public init(
+        statistics: MatchStatistics, feedTimestamp: Date?, timeZone: TimeZone, trips: [String: [LiveTrip]],
+        addedTrips: [AddedTrip]
+    ) {
         self.statistics = statistics
         self.feedTimestamp = feedTimestamp
         self.timeZone = timeZone

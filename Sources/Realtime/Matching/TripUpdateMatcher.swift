@@ -30,16 +30,22 @@ public struct TripUpdateMatcher: Sendable {
 
     /// Reads the trips the feed names from `database` and matches the feed against them.
     /// `referenceTime` places updates without a start_date; default: the feed's header time, else now.
-    public static func match(_ feed: RealtimeFeed, database: RouteDatabase, referenceTime: Date? = nil) throws -> LiveTimetable {
+    public static func match(
+        _ feed: RealtimeFeed, database: RouteDatabase, referenceTime: Date? = nil
+    ) throws -> LiveTimetable {
         var ids: [String] = []
         ids.reserveCapacity(feed.contents.tripUpdates)
-        for entity in feed.entities where entity.hasTripUpdate && entity.tripUpdate.trip.hasTripID { ids.append(entity.tripUpdate.trip.tripID) }
+        for entity in feed.entities where entity.hasTripUpdate && entity.tripUpdate.trip.hasTripID {
+            ids.append(entity.tripUpdate.trip.tripID)
+        }
         let schedules = try database.scheduledTrips(ids: ids)
         return TripUpdateMatcher(database: database).match(feed, schedules: schedules, referenceTime: referenceTime)
     }
 
     /// Matches the feed against the given scheduled trips (those it names; others count as unknown).
-    public func match(_ feed: RealtimeFeed, schedules: [String: ScheduledTrip], referenceTime: Date? = nil) -> LiveTimetable {
+    public func match(
+        _ feed: RealtimeFeed, schedules: [String: ScheduledTrip], referenceTime: Date? = nil
+    ) -> LiveTimetable {
         var context = Context(matcher: self, reference: referenceTime ?? feed.headerTimestamp ?? Date())
         var trips: [String: [LiveTrip]] = [:]
         var added: [AddedTrip] = []
@@ -70,7 +76,9 @@ public struct TripUpdateMatcher: Sendable {
             let live = context.liveTrip(update, schedule: schedule)
             trips[descriptor.tripID, default: []].append(live)
         }
-        return LiveTimetable(statistics: context.stats, feedTimestamp: feed.headerTimestamp, timeZone: timeZone, trips: trips, addedTrips: added)
+        return LiveTimetable(
+            statistics: context.stats, feedTimestamp: feed.headerTimestamp, timeZone: timeZone, trips: trips,
+            addedTrips: added)
     }
 
     /// Per-feed working state: statistics and cached calendar answers.
@@ -139,7 +147,9 @@ public struct TripUpdateMatcher: Sendable {
             default: state = .running
             }
             guard state == .running else {
-                return LiveTrip(schedule: schedule, serviceDate: date, startTime: startTime, state: state, stops: Array(repeating: .none, count: stopTimes.count))
+                return LiveTrip(
+                    schedule: schedule, serviceDate: date, startTime: startTime, state: state,
+                    stops: Array(repeating: .none, count: stopTimes.count))
             }
 
             let origin = origin(date) + Double(shift)
@@ -156,26 +166,38 @@ public struct TripUpdateMatcher: Sendable {
                 var position = resolved[next].position
                 next += 1
                 // Duplicates for one stop: the last one wins.
-                while next < resolved.count, resolved[next].index == index { position = resolved[next].position; next += 1 }
+                while next < resolved.count, resolved[next].index == index {
+                    position = resolved[next].position; next += 1
+                }
                 switch updates[position].scheduleRelationship {
                 case .skipped:
                     stats.skippedStops += 1
                     stops[index] = .skipped
-                    // The delay carries on past a skipped stop.
+                // The delay carries on past a skipped stop.
                 case .noData:
                     stats.noDataStops += 1
                     stops[index] = .noData
                     carry = .noData
                 default:
                     let scheduled = stopTimes[index]
-                    let arrival = updates[position].hasArrival ? delay(updates[position].arrival, scheduled: scheduled.arrival ?? scheduled.departure, origin: origin) : nil
-                    let departure = updates[position].hasDeparture ? delay(updates[position].departure, scheduled: scheduled.departure ?? scheduled.arrival, origin: origin) : nil
+                    let arrival =
+                        updates[position].hasArrival
+                        ? delay(
+                            updates[position].arrival, scheduled: scheduled.arrival ?? scheduled.departure,
+                            origin: origin) : nil
+                    let departure =
+                        updates[position].hasDeparture
+                        ? delay(
+                            updates[position].departure, scheduled: scheduled.departure ?? scheduled.arrival,
+                            origin: origin) : nil
                     if arrival == nil && departure == nil {
-                        stops[index] = carry // an update with no times says nothing new
+                        stops[index] = carry  // an update with no times says nothing new
                     } else {
-                        let prediction = StopPrediction.delay(arrival: arrival ?? departure!, departure: departure ?? arrival!, propagated: false)
+                        let prediction = StopPrediction.delay(
+                            arrival: arrival ?? departure!, departure: departure ?? arrival!, propagated: false)
                         stops[index] = prediction
-                        carry = .delay(arrival: departure ?? arrival!, departure: departure ?? arrival!, propagated: true)
+                        carry = .delay(
+                            arrival: departure ?? arrival!, departure: departure ?? arrival!, propagated: true)
                     }
                 }
             }
@@ -184,7 +206,10 @@ public struct TripUpdateMatcher: Sendable {
 
         /// The stop a StopTimeUpdate means: stop_sequence when it agrees with stop_id, else the stop_id's next
         /// occurrence after the previous update (the reading consistent with the trip's order).
-        mutating func resolve(_ stopUpdate: TransitRealtime_TripUpdate.StopTimeUpdate, in stopTimes: [ScheduledTrip.StopTime], after last: Int) -> Int? {
+        mutating func resolve(
+            _ stopUpdate: TransitRealtime_TripUpdate.StopTimeUpdate, in stopTimes: [ScheduledTrip.StopTime],
+            after last: Int
+        ) -> Int? {
             var bySequence: Int?
             if stopUpdate.hasStopSequence {
                 let wanted = Int(stopUpdate.stopSequence)
@@ -198,7 +223,8 @@ public struct TripUpdateMatcher: Sendable {
             guard stopUpdate.hasStopID, !stopUpdate.stopID.isEmpty else { return bySequence }
             let stopID = stopUpdate.stopID
             if let bySequence, stopTimes[bySequence].stopID == stopID { return bySequence }
-            let byID = stopTimes.indices.first { $0 > last && stopTimes[$0].stopID == stopID }
+            let byID =
+                stopTimes.indices.first { $0 > last && stopTimes[$0].stopID == stopID }
                 ?? stopTimes.indices.first { stopTimes[$0].stopID == stopID }
             if let byID {
                 if stopUpdate.hasStopSequence { stats.sequenceStopIDDisagreements += 1 }
@@ -210,7 +236,8 @@ public struct TripUpdateMatcher: Sendable {
         }
 
         /// An event as a delay in seconds against its scheduled time; absolute times win over delays.
-        mutating func delay(_ event: TransitRealtime_TripUpdate.StopTimeEvent, scheduled: Int?, origin: Double) -> Int? {
+        mutating func delay(_ event: TransitRealtime_TripUpdate.StopTimeEvent, scheduled: Int?, origin: Double) -> Int?
+        {
             if event.hasTime, event.time > 0, let scheduled {
                 stats.absoluteTimes += 1
                 let value = Int(Double(event.time) - (origin + Double(scheduled)))
@@ -227,8 +254,10 @@ public struct TripUpdateMatcher: Sendable {
         /// The trip's service date: its start_date, else the nearby date on which it runs and whose schedule
         /// best fits the update (absolute times against scheduled times, else the reference time against the
         /// trip's span).
-        mutating func serviceDate(_ descriptor: TransitRealtime_TripDescriptor, update: TransitRealtime_TripUpdate, schedule: ScheduledTrip,
-                                  resolved: [(index: Int, position: Int)], shift: Int) -> ServiceDate {
+        mutating func serviceDate(
+            _ descriptor: TransitRealtime_TripDescriptor, update: TransitRealtime_TripUpdate, schedule: ScheduledTrip,
+            resolved: [(index: Int, position: Int)], shift: Int
+        ) -> ServiceDate {
             if descriptor.hasStartDate, let date = ServiceDate(parsing: descriptor.startDate) { return date }
             let today = ServiceDate.containing(reference, in: matcher.timeZone)
             var candidates = [today.adding(days: -1), today, today.adding(days: 1)]
@@ -238,11 +267,15 @@ public struct TripUpdateMatcher: Sendable {
             // An absolute event time pins the date.
             for (index, position) in resolved {
                 let stopUpdate = update.stopTimeUpdate[position]
-                let event = stopUpdate.hasDeparture && stopUpdate.departure.hasTime ? stopUpdate.departure : stopUpdate.arrival
+                let event =
+                    stopUpdate.hasDeparture && stopUpdate.departure.hasTime ? stopUpdate.departure : stopUpdate.arrival
                 let stopTime = schedule.stopTimes[index]
-                guard event.hasTime, event.time > 0, let scheduled = stopTime.departure ?? stopTime.arrival else { continue }
+                guard event.hasTime, event.time > 0, let scheduled = stopTime.departure ?? stopTime.arrival else {
+                    continue
+                }
                 return candidates.min { a, b in
-                    abs(Double(event.time) - origin(a) - Double(scheduled + shift)) < abs(Double(event.time) - origin(b) - Double(scheduled + shift))
+                    abs(Double(event.time) - origin(a) - Double(scheduled + shift))
+                        < abs(Double(event.time) - origin(b) - Double(scheduled + shift))
                 }!
             }
             let first = Double((schedule.stopTimes.first?.departure ?? 0) + shift)
@@ -268,20 +301,25 @@ public struct TripUpdateMatcher: Sendable {
                 }
                 let arrival = stopUpdate.hasArrival ? time(stopUpdate.arrival) : nil
                 let departure = stopUpdate.hasDeparture ? time(stopUpdate.departure) : nil
-                guard stopUpdate.hasStopID, arrival != nil || departure != nil || stopUpdate.scheduleRelationship == .skipped else {
-                    stats.stopsUnknown += 1 // an added trip's stop needs a stop_id and an absolute time
+                guard stopUpdate.hasStopID,
+                    arrival != nil || departure != nil || stopUpdate.scheduleRelationship == .skipped
+                else {
+                    stats.stopsUnknown += 1  // an added trip's stop needs a stop_id and an absolute time
                     continue
                 }
                 stats.stopsMatched += 1
                 if stopUpdate.scheduleRelationship == .skipped { stats.skippedStops += 1 }
-                stops.append(AddedTrip.Stop(stopID: stopUpdate.stopID, arrival: arrival, departure: departure,
-                                            skipped: stopUpdate.scheduleRelationship == .skipped))
+                stops.append(
+                    AddedTrip.Stop(
+                        stopID: stopUpdate.stopID, arrival: arrival, departure: departure,
+                        skipped: stopUpdate.scheduleRelationship == .skipped))
             }
             let properties = update.tripProperties
-            return AddedTrip(tripID: descriptor.tripID, routeID: descriptor.hasRouteID ? descriptor.routeID : nil,
-                             directionID: descriptor.hasDirectionID ? Int(descriptor.directionID) : nil,
-                             headsign: update.hasTripProperties && properties.hasTripHeadsign ? properties.tripHeadsign : nil,
-                             startDate: startDate, stops: stops)
+            return AddedTrip(
+                tripID: descriptor.tripID, routeID: descriptor.hasRouteID ? descriptor.routeID : nil,
+                directionID: descriptor.hasDirectionID ? Int(descriptor.directionID) : nil,
+                headsign: update.hasTripProperties && properties.hasTripHeadsign ? properties.tripHeadsign : nil,
+                startDate: startDate, stops: stops)
         }
     }
 }

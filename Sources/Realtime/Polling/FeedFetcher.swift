@@ -41,8 +41,11 @@ public actor FeedFetcher {
     private var lastModified: String?
     private var fileModification: Date?
 
-    public init(source: String, headers: [String: String] = [:], timeoutSeconds: Int = 10, sizeLimit: Int = RealtimeFeed.defaultSizeLimit,
-                client: HTTPClient = .shared) {
+    public init(
+        source: String, headers: [String: String] = [:], timeoutSeconds: Int = 10,
+        sizeLimit: Int = RealtimeFeed.defaultSizeLimit,
+        client: HTTPClient = .shared
+    ) {
         self.source = source
         self.headers = headers
         self.timeoutSeconds = timeoutSeconds
@@ -61,7 +64,9 @@ public actor FeedFetcher {
             let attributes = try FileManager.default.attributesOfItem(atPath: source)
             let modified = attributes[.modificationDate] as? Date
             if let modified, modified == fileModification { return .notModified }
-            if let size = attributes[.size] as? Int, size > sizeLimit { throw FeedFetchError.tooLarge(limit: sizeLimit, url: source) }
+            if let size = attributes[.size] as? Int, size > sizeLimit {
+                throw FeedFetchError.tooLarge(limit: sizeLimit, url: source)
+            }
             let data = try Data(contentsOf: URL(fileURLWithPath: source))
             fileModification = modified
             return .body(data)
@@ -76,14 +81,18 @@ public actor FeedFetcher {
         var request = HTTPClientRequest(url: source)
         request.method = .GET
         request.headers.add(name: "Accept", value: "application/x-protobuf, application/octet-stream;q=0.9, */*;q=0.1")
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.replaceOrAdd(name: name, value: value) }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
         if let entityTag { request.headers.replaceOrAdd(name: "If-None-Match", value: entityTag) }
         if let lastModified { request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified) }
         let deadline = NIODeadline.now() + .seconds(Int64(timeoutSeconds))
         do {
             let response = try await client.execute(request, deadline: deadline)
             if response.status == .notModified { return .notModified }
-            guard response.status == .ok else { throw FeedFetchError.httpStatus(code: Int(response.status.code), url: source) }
+            guard response.status == .ok else {
+                throw FeedFetchError.httpStatus(code: Int(response.status.code), url: source)
+            }
             if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > sizeLimit {
                 throw FeedFetchError.tooLarge(limit: sizeLimit, url: source)
             }
@@ -98,7 +107,9 @@ public actor FeedFetcher {
             return .body(Data(body.readableBytesView))
         } catch let error as FeedFetchError {
             throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+        } catch let error as HTTPClientError
+            where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout
+        {
             throw .timedOut(seconds: timeoutSeconds, url: source)
         } catch {
             throw .transport(reason: "\(error)", url: source)

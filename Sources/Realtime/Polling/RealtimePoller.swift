@@ -53,21 +53,30 @@ public actor RealtimePoller {
             report.tripUpdates = await poll(fetcher, now: now) { feed, at in
                 let timetable = try TripUpdateMatcher.match(feed, database: database)
                 live.tripUpdates = .init(value: timetable, headerTimestamp: feed.headerTimestamp, fetchedAt: at)
-            } confirmed: { at in live.tripUpdates?.fetchedAt = at }
+            } confirmed: { at in
+                live.tripUpdates?.fetchedAt = at
+            }
         }
         if let fetcher = alertsFetcher {
             report.alerts = await poll(fetcher, now: now) { feed, at in
                 live.alerts = .init(value: AlertIndex(feed: feed), headerTimestamp: feed.headerTimestamp, fetchedAt: at)
-            } confirmed: { at in live.alerts?.fetchedAt = at }
+            } confirmed: { at in
+                live.alerts?.fetchedAt = at
+            }
         }
         if let fetcher = vehiclesFetcher {
-            report.vehiclePositions = await poll(fetcher, now: now) { feed, _ in vehicleCount = feed.contents.vehiclePositions } confirmed: { _ in }
+            report.vehiclePositions = await poll(fetcher, now: now) { feed, _ in
+                vehicleCount = feed.contents.vehiclePositions
+            } confirmed: { _ in
+            }
         }
         return report
     }
 
-    private func poll(_ fetcher: FeedFetcher, now: @Sendable () -> Date, apply: (RealtimeFeed, Date) throws -> Void,
-                      confirmed: (Date) -> Void) async -> Report.Outcome {
+    private func poll(
+        _ fetcher: FeedFetcher, now: @Sendable () -> Date, apply: (RealtimeFeed, Date) throws -> Void,
+        confirmed: (Date) -> Void
+    ) async -> Report.Outcome {
         do {
             switch try await fetcher.fetch() {
             case .notModified:

@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -12,9 +12,13 @@ extension KioskScreenBuilder {
     /// A route's label on its colours (truecolour, 256 or 16 colours is the writer's business).
     static func badge(_ route: RouteInfo, width: Int) -> ScreenSpan {
         let label = ScreenCanvas.truncate(clean(route.label, 12), to: max(1, width - 2))
-        let padded = " " + label + String(repeating: " ", count: max(0, width - 2 - ScreenCanvas.width(of: label))) + " "
-        guard let background = ScreenColor(gtfsHex: route.color) else { return ScreenSpan(padded, CellStyle(bold: true, reverse: true)) }
-        let foreground = ScreenColor(gtfsHex: route.textColor) ?? (background.luminance > 0.4 ? .rgb(0, 0, 0) : .rgb(255, 255, 255))
+        let padded =
+            " " + label + String(repeating: " ", count: max(0, width - 2 - ScreenCanvas.width(of: label))) + " "
+        guard let background = ScreenColor(gtfsHex: route.color) else {
+            return ScreenSpan(padded, CellStyle(bold: true, reverse: true))
+        }
+        let foreground =
+            ScreenColor(gtfsHex: route.textColor) ?? (background.luminance > 0.4 ? .rgb(0, 0, 0) : .rgb(255, 255, 255))
         return ScreenSpan(padded, CellStyle(foreground: foreground, background: background, bold: true))
     }
 
@@ -28,30 +32,42 @@ extension KioskScreenBuilder {
         return departure.approximate ? "≈" + text : text
     }
 
-    static func departureLines(_ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language) -> [ScreenLine] {
+    static func departureLines(_ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language) -> [ScreenLine]
+    {
         let upcoming = view.departures.filter { $0.time.timeIntervalSince(now) > -60 }
         let badgeW = badgeWidth(upcoming.map(\.route))
         let showPlatform = view.platforms.count > 1
         return upcoming.map { d in
             let minutes = minutesText(d, now: now, lang)
-            let platform = showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
+            let platform =
+                showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
             let fixed = 2 + 5 + 2 + badgeW + 1 + 1 + 8
             let headW = max(4, width - fixed - ScreenCanvas.width(of: platform))
             let head = ScreenCanvas.truncate(clean(d.headsign), to: headW)
             let pad = String(repeating: " ", count: max(0, headW - ScreenCanvas.width(of: head)))
             let minutesPadded = String(repeating: " ", count: max(0, 8 - ScreenCanvas.width(of: minutes))) + minutes
             let soon = d.time.timeIntervalSince(now) < 5 * 60
-            return ScreenLine([ScreenSpan("  " + LocalTime.clock(d.time, in: zone) + "  "), badge(d.route, width: badgeW),
-                               ScreenSpan(" " + head + pad + platform + " "), ScreenSpan(minutesPadded, soon ? soonStyle : .bold)])
+            return ScreenLine([
+                ScreenSpan("  " + LocalTime.clock(d.time, in: zone) + "  "), badge(d.route, width: badgeW),
+                ScreenSpan(" " + head + pad + platform + " "), ScreenSpan(minutesPadded, soon ? soonStyle : .bold),
+            ])
         }
     }
 
     static func noDepartureLines(_ view: StopView, zone: TimeZone, lang: Language) -> [ScreenLine] {
-        var lines = [ScreenLine([ScreenSpan("  " + Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang))])]
+        var lines = [
+            ScreenLine([ScreenSpan("  " + Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang))])
+        ]
         if let next = view.nextDeparture {
             let day = LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
-            lines.append(ScreenLine([ScreenSpan("  " + Message.nextDeparture(clock: LocalTime.clock(next.time, in: zone), dayOffset: day).text(lang) + "  "),
-                                     badge(next.route, width: badgeWidth([next.route])), ScreenSpan(" " + clean(next.headsign))]))
+            lines.append(
+                ScreenLine([
+                    ScreenSpan(
+                        "  "
+                            + Message.nextDeparture(clock: LocalTime.clock(next.time, in: zone), dayOffset: day).text(
+                                lang) + "  "),
+                    badge(next.route, width: badgeWidth([next.route])), ScreenSpan(" " + clean(next.headsign)),
+                ]))
         } else {
             lines.append(ScreenLine([ScreenSpan("  " + Message.noDeparturesThisWeek.text(lang))]))
         }

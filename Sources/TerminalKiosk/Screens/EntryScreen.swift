@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -9,7 +9,9 @@ import TransitStore
 extension KioskScreenBuilder {
     // MARK: - Destination entry
 
-    static func drawEntry(_ canvas: inout ScreenCanvas, state: KioskState, entry: KioskEntryScreen, rows: ClosedRange<Int>) {
+    static func drawEntry(
+        _ canvas: inout ScreenCanvas, state: KioskState, entry: KioskEntryScreen, rows: ClosedRange<Int>
+    ) {
         let lang = state.language
         let w = canvas.width
         var row = rows.lowerBound + 1
@@ -46,11 +48,17 @@ extension KioskScreenBuilder {
         for (i, stop) in entry.matches.enumerated().dropFirst(first).prefix(room) {
             let selected = i == entry.selected
             var detail: [String] = []
-            if let station = stop.parentStationName, station != stop.name { detail.append(Message.station(clean(station)).text(lang)) }
+            if let station = stop.parentStationName, station != stop.name {
+                detail.append(Message.station(clean(station)).text(lang))
+            }
             if stop.locationType == 1 { detail.append(Message.station(clean(stop.name)).text(lang)) }
-            let text = (selected ? " ► " : "   ") + stopLabel(stop) + (detail.isEmpty ? "" : "   " + detail.joined(separator: " · "))
-            draw(&canvas, ScreenLine([ScreenSpan(text, selected ? selectedStyle : .plain)], fill: selected ? selectedStyle : nil),
-                 row: row, column: 2, width: min(w - 4, 80))
+            let text =
+                (selected ? " ► " : "   ") + stopLabel(stop)
+                + (detail.isEmpty ? "" : "   " + detail.joined(separator: " · "))
+            draw(
+                &canvas,
+                ScreenLine([ScreenSpan(text, selected ? selectedStyle : .plain)], fill: selected ? selectedStyle : nil),
+                row: row, column: 2, width: min(w - 4, 80))
             row += 1
         }
     }

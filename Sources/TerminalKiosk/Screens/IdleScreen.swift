@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -24,11 +24,15 @@ extension KioskScreenBuilder {
         box(&canvas, top: row, left: left, width: boxWidth, height: boxHeight, style: promptStyle, fill: promptStyle)
         let inner = boxWidth - 2
         let textRows = boxHeight == 8 ? [2, 3, 5] : boxHeight == 7 ? [2, 3, 4] : [1, 2, 3]
-        centered(&canvas, Message.holdCodePrompt.text(lang), row: row + textRows[0], column: left + 1, width: inner, style: promptStyle)
-        centered(&canvas, Message.holdCodePrompt.text(lang.other), row: row + textRows[1], column: left + 1, width: inner,
-                 style: CellStyle(foreground: .black, background: .brightYellow))
-        centered(&canvas, Message.holdCodeDetail.text(lang), row: row + textRows[2], column: left + 1, width: inner,
-                 style: CellStyle(foreground: .black, background: .brightYellow, dim: true))
+        centered(
+            &canvas, Message.holdCodePrompt.text(lang), row: row + textRows[0], column: left + 1, width: inner,
+            style: promptStyle)
+        centered(
+            &canvas, Message.holdCodePrompt.text(lang.other), row: row + textRows[1], column: left + 1, width: inner,
+            style: CellStyle(foreground: .black, background: .brightYellow))
+        centered(
+            &canvas, Message.holdCodeDetail.text(lang), row: row + textRows[2], column: left + 1, width: inner,
+            style: CellStyle(foreground: .black, background: .brightYellow, dim: true))
         row += boxHeight + 1
 
         let last = rows.upperBound
@@ -42,11 +46,19 @@ extension KioskScreenBuilder {
             return
         }
         guard row < last - 1 else { return }
-        draw(&canvas, ScreenLine([ScreenSpan(" " + Message.nextDeparturesHere.text(lang) + " · " + Message.departures(minutes: home.view.windowMinutes).text(lang), sectionStyle)]),
-             row: row, column: 0, width: w)
+        draw(
+            &canvas,
+            ScreenLine([
+                ScreenSpan(
+                    " " + Message.nextDeparturesHere.text(lang) + " · "
+                        + Message.departures(minutes: home.view.windowMinutes).text(lang), sectionStyle)
+            ]),
+            row: row, column: 0, width: w)
         row += 1
         let space = last - 1 - row
-        let lines = home.view.departures.isEmpty ? noDepartureLines(home.view, zone: zone, lang: lang)
+        let lines =
+            home.view.departures.isEmpty
+            ? noDepartureLines(home.view, zone: zone, lang: lang)
             : departureLines(home.view, now: state.now, width: min(w, 84), zone: zone, lang: lang)
         for line in lines.prefix(max(0, space)) {
             draw(&canvas, line, row: row, column: 0, width: w)

@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -13,57 +13,91 @@ extension KioskScreenBuilder {
         let es = lang == .es
         let clock = { (d: Date) in LocalTime.clock(d, in: zone) }
         var lines: [ScreenLine] = []
-        lines.append(ScreenLine([ScreenSpan(" " + (es ? "Salida desde las " : "Leaving from ") + clock(plan.at), .dim)]))
+        lines.append(
+            ScreenLine([ScreenSpan(" " + (es ? "Salida desde las " : "Leaving from ") + clock(plan.at), .dim)]))
         if plan.options.isEmpty {
             lines.append(.empty)
-            lines.append(ScreenLine([ScreenSpan(" " + (es ? "No encontramos cómo llegar con hasta \(plan.maxTransfers) transbordos en las próximas horas."
-                                                         : "No way to get there with up to \(plan.maxTransfers) transfers in the coming hours."), .bold)]))
-            let ends: [(String, [RouteInfo])] = [(es ? "Líneas en el origen" : "Routes at the start", plan.routesAtOrigin),
-                                                 (es ? "Líneas en el destino" : "Routes at the destination", plan.routesAtDestination)]
+            lines.append(
+                ScreenLine([
+                    ScreenSpan(
+                        " "
+                            + (es
+                                ? "No encontramos cómo llegar con hasta \(plan.maxTransfers) transbordos en las próximas horas."
+                                : "No way to get there with up to \(plan.maxTransfers) transfers in the coming hours."),
+                        .bold)
+                ]))
+            let ends: [(String, [RouteInfo])] = [
+                (es ? "Líneas en el origen" : "Routes at the start", plan.routesAtOrigin),
+                (es ? "Líneas en el destino" : "Routes at the destination", plan.routesAtDestination),
+            ]
             for (label, routes) in ends where !routes.isEmpty {
                 var spans = [ScreenSpan(" " + label + ": ")]
-                for route in routes { spans.append(badge(route, width: ScreenCanvas.width(of: clean(route.label, 12)) + 2)); spans.append(ScreenSpan(" ")) }
+                for route in routes {
+                    spans.append(badge(route, width: ScreenCanvas.width(of: clean(route.label, 12)) + 2));
+                    spans.append(ScreenSpan(" "))
+                }
                 lines.append(ScreenLine(spans))
             }
             return lines
         }
         for (number, option) in plan.options.enumerated() {
             lines.append(.empty)
-            let transfers = option.transfers == 0 ? (es ? "directo" : "direct")
-                : es ? "\(option.transfers) transbordo\(option.transfers == 1 ? "" : "s")" : "\(option.transfers) transfer\(option.transfers == 1 ? "" : "s")"
+            let transfers =
+                option.transfers == 0
+                ? (es ? "directo" : "direct")
+                : es
+                    ? "\(option.transfers) transbordo\(option.transfers == 1 ? "" : "s")"
+                    : "\(option.transfers) transfer\(option.transfers == 1 ? "" : "s")"
             let wait = max(0, Int(option.departure.timeIntervalSince(now) / 60))
             let leaves = wait == 0 ? Message.now.text(lang) : (es ? "sale en \(wait) min" : "leaves in \(wait) min")
-            lines.append(ScreenLine([ScreenSpan(" \(es ? "Opción" : "Option") \(number + 1) ", selectedStyle),
-                                     ScreenSpan("  \(clock(option.departure)) → \(clock(option.arrival))", .bold),
-                                     ScreenSpan("   \(option.durationMinutes) min · \(transfers) · \(leaves)")]))
+            lines.append(
+                ScreenLine([
+                    ScreenSpan(" \(es ? "Opción" : "Option") \(number + 1) ", selectedStyle),
+                    ScreenSpan("  \(clock(option.departure)) → \(clock(option.arrival))", .bold),
+                    ScreenSpan("   \(option.durationMinutes) min · \(transfers) · \(leaves)"),
+                ]))
             for step in option.legs {
                 switch step.kind {
                 case .walk:
-                    lines.append(ScreenLine([ScreenSpan("   \(clock(step.departure))  "),
-                                             ScreenSpan(es ? "camine \(step.minutes) min hasta " : "walk \(step.minutes) min to ", .dim),
-                                             ScreenSpan(stopLabel(step.to))]))
+                    lines.append(
+                        ScreenLine([
+                            ScreenSpan("   \(clock(step.departure))  "),
+                            ScreenSpan(es ? "camine \(step.minutes) min hasta " : "walk \(step.minutes) min to ", .dim),
+                            ScreenSpan(stopLabel(step.to)),
+                        ]))
                 case .ride:
                     let stops = step.stops ?? 0
                     var spans = [ScreenSpan("   \(clock(step.departure))  ")]
                     if let route = step.route { spans.append(badge(route, width: badgeWidth([route]))) }
-                    spans.append(ScreenSpan(" " + Message.towards(clean(step.headsign ?? "")).text(lang) + " · ", .bold))
+                    spans.append(
+                        ScreenSpan(" " + Message.towards(clean(step.headsign ?? "")).text(lang) + " · ", .bold))
                     spans.append(ScreenSpan((es ? "suba en " : "board at ") + stopLabel(step.from)))
                     lines.append(ScreenLine(spans))
-                    lines.append(ScreenLine([ScreenSpan("   \(clock(step.arrival))  "),
-                                             ScreenSpan((es ? "baje en " : "get off at ") + stopLabel(step.to)),
-                                             ScreenSpan(es ? "  (\(stops) parada\(stops == 1 ? "" : "s"))" : "  (\(stops) stop\(stops == 1 ? "" : "s"))", .dim)]))
+                    lines.append(
+                        ScreenLine([
+                            ScreenSpan("   \(clock(step.arrival))  "),
+                            ScreenSpan((es ? "baje en " : "get off at ") + stopLabel(step.to)),
+                            ScreenSpan(
+                                es
+                                    ? "  (\(stops) parada\(stops == 1 ? "" : "s"))"
+                                    : "  (\(stops) stop\(stops == 1 ? "" : "s"))", .dim),
+                        ]))
                 }
             }
         }
         return lines
     }
 
-    static func drawPlan(_ canvas: inout ScreenCanvas, state: KioskState, plan: KioskPlanScreen, rows: ClosedRange<Int>, zone: TimeZone) {
+    static func drawPlan(
+        _ canvas: inout ScreenCanvas, state: KioskState, plan: KioskPlanScreen, rows: ClosedRange<Int>, zone: TimeZone
+    ) {
         let lang = state.language
         let w = canvas.width
         guard let journey = plan.plan else {
             let text = plan.failure.map { failureText($0, lang) } ?? Message.planning.text(lang)
-            centered(&canvas, text, row: rows.lowerBound + rows.count / 2, width: w, style: plan.failure == nil ? .dim : warningStyle)
+            centered(
+                &canvas, text, row: rows.lowerBound + rows.count / 2, width: w,
+                style: plan.failure == nil ? .dim : warningStyle)
             return
         }
         let lines = planLines(journey, now: state.now, zone: zone, lang: lang, width: w)
@@ -72,7 +106,10 @@ extension KioskScreenBuilder {
         var row = rows.lowerBound
         for (i, line) in lines.dropFirst(scroll).enumerated() where i < room {
             if i == room - 1 && lines.count - scroll > room {
-                draw(&canvas, ScreenLine([ScreenSpan("  " + Message.moreBelow(lines.count - scroll - room + 1).text(lang), .dim)]), row: row, column: 0, width: w)
+                draw(
+                    &canvas,
+                    ScreenLine([ScreenSpan("  " + Message.moreBelow(lines.count - scroll - room + 1).text(lang), .dim)]
+                    ), row: row, column: 0, width: w)
             } else {
                 draw(&canvas, line, row: row, column: 0, width: w)
             }

@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -54,12 +54,15 @@ public enum KioskScreenBuilder {
     static let errorStyle = CellStyle(foreground: .brightWhite, background: .red, bold: true)
     static let soonStyle = CellStyle(foreground: .green, bold: true)
 
-    public static func build(_ state: KioskState, width: Int, height: Int, context: ScreenContext = ScreenContext()) -> ScreenCanvas {
+    public static func build(
+        _ state: KioskState, width: Int, height: Int, context: ScreenContext = ScreenContext()
+    ) -> ScreenCanvas {
         var canvas = ScreenCanvas(width: width, height: height)
         let lang = state.language
         let zone = timeZone(state)
         guard width >= 30, height >= 8 else {
-            canvas.put(ScreenCanvas.truncate(Message.holdCodePrompt.text(lang), to: width), row: 0, column: 0, style: .bold)
+            canvas.put(
+                ScreenCanvas.truncate(Message.holdCodePrompt.text(lang), to: width), row: 0, column: 0, style: .bold)
             return canvas
         }
 
@@ -69,7 +72,9 @@ public enum KioskScreenBuilder {
         var right = "\(clock)  [\(Message.keyLanguage.text(lang))] "
         if context.demo { right = "\(Message.demoBanner.text(lang))  " + right }
         let rightWidth = ScreenCanvas.width(of: right)
-        canvas.put(" " + ScreenCanvas.truncate(title(state, context: context), to: width - rightWidth - 3), row: 0, column: 0, style: headerStyle)
+        canvas.put(
+            " " + ScreenCanvas.truncate(title(state, context: context), to: width - rightWidth - 3), row: 0, column: 0,
+            style: headerStyle)
         canvas.put(right, row: 0, column: width - rightWidth, style: headerStyle)
 
         // Footer: the keys that work on this screen.
@@ -87,12 +92,14 @@ public enum KioskScreenBuilder {
 
         switch state.database {
         case .unavailable:
-            drawFullMessage(&canvas, rows: body, title: Message.databaseUnavailable.text(lang),
-                            detail: Message.databaseUnavailableDetail.text(lang), style: errorStyle)
+            drawFullMessage(
+                &canvas, rows: body, title: Message.databaseUnavailable.text(lang),
+                detail: Message.databaseUnavailableDetail.text(lang), style: errorStyle)
             return canvas
         case let .outOfService(_, _, _, start, end) where state.screen == .idle:
-            drawFullMessage(&canvas, rows: body, title: Message.outOfService(start: start, end: end).text(lang),
-                            detail: Message.outOfServiceDetail.text(lang), style: warningStyle)
+            drawFullMessage(
+                &canvas, rows: body, title: Message.outOfService(start: start, end: end).text(lang),
+                detail: Message.outOfServiceDetail.text(lang), style: warningStyle)
             return canvas
         default: break
         }

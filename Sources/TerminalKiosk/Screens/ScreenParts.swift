@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -10,7 +10,9 @@ extension KioskScreenBuilder {
     // MARK: - Frame parts
 
     static func timeZone(_ state: KioskState) -> TimeZone {
-        if let id = state.database.timeZoneIdentifier ?? state.lastKnownTimeZone, let zone = TimeZone(identifier: id) { return zone }
+        if let id = state.database.timeZoneIdentifier ?? state.lastKnownTimeZone, let zone = TimeZone(identifier: id) {
+            return zone
+        }
         return TimeZone.current
     }
 
@@ -70,14 +72,19 @@ extension KioskScreenBuilder {
         }
     }
 
-    static func centered(_ canvas: inout ScreenCanvas, _ text: String, row: Int, column: Int = 0, width: Int, style: CellStyle) {
+    static func centered(
+        _ canvas: inout ScreenCanvas, _ text: String, row: Int, column: Int = 0, width: Int, style: CellStyle
+    ) {
         let t = ScreenCanvas.truncate(text, to: width)
         let x = column + max(0, (width - ScreenCanvas.width(of: t)) / 2)
         canvas.put(t, row: row, column: x, style: style)
     }
 
     /// A double-line box; returns the inner rows.
-    static func box(_ canvas: inout ScreenCanvas, top: Int, left: Int, width: Int, height: Int, style: CellStyle, fill: CellStyle? = nil) {
+    static func box(
+        _ canvas: inout ScreenCanvas, top: Int, left: Int, width: Int, height: Int, style: CellStyle,
+        fill: CellStyle? = nil
+    ) {
         guard width >= 2, height >= 2 else { return }
         let inner = width - 2
         canvas.put("╔" + String(repeating: "═", count: inner) + "╗", row: top, column: left, style: style)
@@ -89,7 +96,9 @@ extension KioskScreenBuilder {
         canvas.put("╚" + String(repeating: "═", count: inner) + "╝", row: top + height - 1, column: left, style: style)
     }
 
-    static func drawFullMessage(_ canvas: inout ScreenCanvas, rows: ClosedRange<Int>, title: String, detail: String, style: CellStyle) {
+    static func drawFullMessage(
+        _ canvas: inout ScreenCanvas, rows: ClosedRange<Int>, title: String, detail: String, style: CellStyle
+    ) {
         let w = min(canvas.width - 4, 76)
         let left = (canvas.width - w) / 2
         let top = rows.lowerBound + max(1, (rows.count - 6) / 2)
@@ -102,13 +111,21 @@ extension KioskScreenBuilder {
         let (title, detail, style): (String, String, CellStyle)
         switch notice.kind {
         case let .notAStopCode(text):
-            (title, detail, style) = (Message.notAStopCode.text(lang), Message.notAStopCodeDetail(clean(text, 50)).text(lang), warningStyle)
+            (title, detail, style) = (
+                Message.notAStopCode.text(lang), Message.notAStopCodeDetail(clean(text, 50)).text(lang), warningStyle
+            )
         case let .unknownStop(value):
-            (title, detail, style) = (Message.unknownStop(clean(value, 30)).text(lang), Message.unknownStopDetail.text(lang), warningStyle)
+            (title, detail, style) = (
+                Message.unknownStop(clean(value, 30)).text(lang), Message.unknownStopDetail.text(lang), warningStyle
+            )
         case let .forged(claimed):
-            (title, detail, style) = (Message.forged.text(lang), Message.forgedDetail(clean(claimed, 30)).text(lang), errorStyle)
+            (title, detail, style) = (
+                Message.forged.text(lang), Message.forgedDetail(clean(claimed, 30)).text(lang), errorStyle
+            )
         case .signatureRequired:
-            (title, detail, style) = (Message.signatureRequired.text(lang), Message.signatureRequiredDetail.text(lang), warningStyle)
+            (title, detail, style) = (
+                Message.signatureRequired.text(lang), Message.signatureRequiredDetail.text(lang), warningStyle
+            )
         case let .failure(failure):
             (title, detail, style) = (failureText(failure, lang), "", warningStyle)
         }
@@ -117,9 +134,12 @@ extension KioskScreenBuilder {
         let top = rows.lowerBound + max(1, (rows.count - 7) / 2)
         box(&canvas, top: top, left: left, width: w, height: 7, style: style, fill: style)
         centered(&canvas, title, row: top + 2, column: left + 1, width: w - 2, style: style)
-        centered(&canvas, detail, row: top + 3, column: left + 1, width: w - 2, style: CellStyle(foreground: style.foreground, background: style.background))
-        centered(&canvas, Message.pressAnyKey.text(lang), row: top + 5, column: left + 1, width: w - 2,
-                 style: CellStyle(foreground: style.foreground, background: style.background, dim: true))
+        centered(
+            &canvas, detail, row: top + 3, column: left + 1, width: w - 2,
+            style: CellStyle(foreground: style.foreground, background: style.background))
+        centered(
+            &canvas, Message.pressAnyKey.text(lang), row: top + 5, column: left + 1, width: w - 2,
+            style: CellStyle(foreground: style.foreground, background: style.background, dim: true))
     }
 
     static func failureText(_ failure: KioskFailure, _ lang: Language) -> String {

@@ -1,7 +1,7 @@
-import ScanService
-import KioskConfiguration
-import StopPresentation
 import Foundation
+import KioskConfiguration
+import ScanService
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -26,7 +26,10 @@ extension KioskScreenBuilder {
         return view.routes.map { entry in
             let headsigns = entry.directions.flatMap(\.headsigns).map { clean($0, 40) }
             let text = " " + entry.route.mode.name(lang) + " → " + headsigns.joined(separator: " / ")
-            return ScreenLine([ScreenSpan("  "), badge(entry.route, width: badgeW), ScreenSpan(ScreenCanvas.truncate(text, to: max(1, width - badgeW - 2)))])
+            return ScreenLine([
+                ScreenSpan("  "), badge(entry.route, width: badgeW),
+                ScreenSpan(ScreenCanvas.truncate(text, to: max(1, width - badgeW - 2))),
+            ])
         }
     }
 
@@ -43,11 +46,16 @@ extension KioskScreenBuilder {
         let badgeW = badgeWidth(view.serviceSpans.map(\.route))
         return view.serviceSpans.map { span in
             let hours = LocalTime.clock(span.first, in: zone) + " – " + LocalTime.clock(span.last, in: zone)
-            let towards = span.headsigns.isEmpty ? "" : " " + Message.towards(clean(span.headsigns.joined(separator: " / "), 40)).text(lang)
+            let towards =
+                span.headsigns.isEmpty
+                ? "" : " " + Message.towards(clean(span.headsigns.joined(separator: " / "), 40)).text(lang)
             let room = max(1, width - 2 - badgeW - ScreenCanvas.width(of: hours) - 2)
             let t = ScreenCanvas.truncate(towards, to: room)
-            return ScreenLine([ScreenSpan("  "), badge(span.route, width: badgeW), ScreenSpan(t + String(repeating: " ", count: max(0, room - ScreenCanvas.width(of: t))) + " "),
-                               ScreenSpan(hours, .bold)])
+            return ScreenLine([
+                ScreenSpan("  "), badge(span.route, width: badgeW),
+                ScreenSpan(t + String(repeating: " ", count: max(0, room - ScreenCanvas.width(of: t))) + " "),
+                ScreenSpan(hours, .bold),
+            ])
         }
     }
 
@@ -58,23 +66,31 @@ extension KioskScreenBuilder {
             let routes = near.routes.map { clean($0, 10) }.joined(separator: ", ")
             let nameW = max(8, min(36, width - 2 - 10 - 2 - ScreenCanvas.width(of: routes)))
             let n = ScreenCanvas.truncate(name, to: nameW)
-            return ScreenLine([ScreenSpan("  " + n + String(repeating: " ", count: max(0, nameW - ScreenCanvas.width(of: n))) + " "),
-                               ScreenSpan(distance + "  ", .dim), ScreenSpan(routes)])
+            return ScreenLine([
+                ScreenSpan("  " + n + String(repeating: " ", count: max(0, nameW - ScreenCanvas.width(of: n))) + " "),
+                ScreenSpan(distance + "  ", .dim), ScreenSpan(routes),
+            ])
         }
     }
 
-    static func drawStop(_ canvas: inout ScreenCanvas, state: KioskState, screen: KioskStopScreen, rows: ClosedRange<Int>, zone: TimeZone) {
+    static func drawStop(
+        _ canvas: inout ScreenCanvas, state: KioskState, screen: KioskStopScreen, rows: ClosedRange<Int>, zone: TimeZone
+    ) {
         let lang = state.language
         let w = canvas.width
         // The prompt to go on: type or scan a destination.
         let promptRow = rows.upperBound
         canvas.fill(row: promptRow, style: promptStyle)
-        canvas.put(" " + Message.whereTo.text(lang) + "  " + Message.typeOrScanDestination.text(lang), row: promptRow, column: 0, style: promptStyle)
+        canvas.put(
+            " " + Message.whereTo.text(lang) + "  " + Message.typeOrScanDestination.text(lang), row: promptRow,
+            column: 0, style: promptStyle)
         let body = rows.lowerBound...(promptRow - 1)
 
         guard let board = screen.board else {
             let text = screen.failure.map { failureText($0, lang) } ?? Message.loadingStop.text(lang)
-            centered(&canvas, text, row: body.lowerBound + body.count / 2, width: w, style: screen.failure == nil ? .dim : warningStyle)
+            centered(
+                &canvas, text, row: body.lowerBound + body.count / 2, width: w,
+                style: screen.failure == nil ? .dim : warningStyle)
             return
         }
         let view = board.view
@@ -85,9 +101,14 @@ extension KioskScreenBuilder {
         }
         row += 1
 
-        let departures = view.departures.isEmpty ? noDepartureLines(view, zone: zone, lang: lang)
-            : departureLines(view, now: state.now, width: min(84, w >= 110 ? Int(Double(w) * 0.58) - 2 : w), zone: zone, lang: lang)
-        let departuresTitle = ScreenLine([ScreenSpan(" " + Message.departures(minutes: view.windowMinutes).text(lang), sectionStyle)])
+        let departures =
+            view.departures.isEmpty
+            ? noDepartureLines(view, zone: zone, lang: lang)
+            : departureLines(
+                view, now: state.now, width: min(84, w >= 110 ? Int(Double(w) * 0.58) - 2 : w), zone: zone, lang: lang)
+        let departuresTitle = ScreenLine([
+            ScreenSpan(" " + Message.departures(minutes: view.windowMinutes).text(lang), sectionStyle)
+        ])
 
         if w >= 110 {
             // Two columns: departures on the left, routes, first/last and nearby stops on the right.
@@ -102,7 +123,10 @@ extension KioskScreenBuilder {
             let room = body.upperBound - left + 1
             for (i, line) in visible.enumerated() where i < room {
                 if i == room - 1 && visible.count > room {
-                    draw(&canvas, ScreenLine([ScreenSpan("  " + Message.moreBelow(visible.count - room + 1).text(lang), .dim)]), row: left, column: 0, width: leftW)
+                    draw(
+                        &canvas,
+                        ScreenLine([ScreenSpan("  " + Message.moreBelow(visible.count - room + 1).text(lang), .dim)]),
+                        row: left, column: 0, width: leftW)
                 } else {
                     draw(&canvas, line, row: left, column: 0, width: leftW)
                 }
@@ -110,15 +134,33 @@ extension KioskScreenBuilder {
             }
             var right = row + 1
             var sections: [(ScreenLine, [ScreenLine])] = [
-                (ScreenLine([ScreenSpan(" " + Message.routes.text(lang), sectionStyle)]), routeLines(view, width: rightW - 1, lang: lang)),
+                (
+                    ScreenLine([ScreenSpan(" " + Message.routes.text(lang), sectionStyle)]),
+                    routeLines(view, width: rightW - 1, lang: lang)
+                )
             ]
             if !view.serviceSpans.isEmpty {
-                sections.append((ScreenLine([ScreenSpan(" " + Message.firstAndLast(date: view.serviceDate).text(lang), sectionStyle)]),
-                                 spanLines(view, zone: zone, lang: lang, width: rightW - 1)))
+                sections.append(
+                    (
+                        ScreenLine([
+                            ScreenSpan(" " + Message.firstAndLast(date: view.serviceDate).text(lang), sectionStyle)
+                        ]),
+                        spanLines(view, zone: zone, lang: lang, width: rightW - 1)
+                    ))
             }
-            sections.append((ScreenLine([ScreenSpan(" " + Message.nearby(meters: view.nearbyRadiusMeters).text(lang), sectionStyle)]),
-                             view.nearby.isEmpty ? [ScreenLine([ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang))])]
-                                                 : nearbyLines(view, lang: lang, width: rightW - 1)))
+            sections.append(
+                (
+                    ScreenLine([
+                        ScreenSpan(" " + Message.nearby(meters: view.nearbyRadiusMeters).text(lang), sectionStyle)
+                    ]),
+                    view.nearby.isEmpty
+                        ? [
+                            ScreenLine([
+                                ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang))
+                            ])
+                        ]
+                        : nearbyLines(view, lang: lang, width: rightW - 1)
+                ))
             for (title, lines) in sections where right < body.upperBound {
                 draw(&canvas, title, row: right, column: rightX, width: rightW)
                 right += 1
@@ -142,7 +184,9 @@ extension KioskScreenBuilder {
         row += 1
         let remaining = body.upperBound - row + 1
         let spans = view.serviceSpans.isEmpty ? [] : spanLines(view, zone: zone, lang: lang, width: w)
-        let nearby = view.nearby.isEmpty ? [ScreenLine([ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang), .dim)])]
+        let nearby =
+            view.nearby.isEmpty
+            ? [ScreenLine([ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang), .dim)])]
             : nearbyLines(view, lang: lang, width: w)
         // Departures first (at least 5 rows, or all of them); then first/last and nearby if they fit.
         let minimumDepartures = min(departures.count, 8)
@@ -151,14 +195,17 @@ extension KioskScreenBuilder {
         if !spans.isEmpty, extraRoom >= 3 {
             let take = min(spans.count, extraRoom - 2)
             extra.append(.empty)
-            extra.append(ScreenLine([ScreenSpan(" " + Message.firstAndLast(date: view.serviceDate).text(lang), sectionStyle)]))
+            extra.append(
+                ScreenLine([ScreenSpan(" " + Message.firstAndLast(date: view.serviceDate).text(lang), sectionStyle)]))
             extra += spans.prefix(take)
             extraRoom -= take + 2
         }
         if !nearby.isEmpty, extraRoom >= 3 {
             let take = min(nearby.count, extraRoom - 2)
             extra.append(.empty)
-            extra.append(ScreenLine([ScreenSpan(" " + Message.nearby(meters: view.nearbyRadiusMeters).text(lang), sectionStyle)]))
+            extra.append(
+                ScreenLine([ScreenSpan(" " + Message.nearby(meters: view.nearbyRadiusMeters).text(lang), sectionStyle)])
+            )
             extra += nearby.prefix(take)
         }
         let departureRoom = remaining - 1 - extra.count
@@ -167,7 +214,11 @@ extension KioskScreenBuilder {
         let visible = Array(departures.dropFirst(min(screen.scroll, max(0, departures.count - 1))))
         for (i, line) in visible.enumerated() where i < departureRoom {
             if i == departureRoom - 1 && visible.count > departureRoom {
-                draw(&canvas, ScreenLine([ScreenSpan("  " + Message.moreBelow(visible.count - departureRoom + 1).text(lang), .dim)]), row: row, column: 0, width: w)
+                draw(
+                    &canvas,
+                    ScreenLine([
+                        ScreenSpan("  " + Message.moreBelow(visible.count - departureRoom + 1).text(lang), .dim)
+                    ]), row: row, column: 0, width: w)
             } else {
                 draw(&canvas, line, row: row, column: 0, width: w)
             }
