@@ -36,6 +36,6 @@ fi
 python3 -c 'import google.transit.gtfs_realtime_pb2' 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check gtfs-realtime-bindings >&2 \
   || python3 -m pip install -q --disable-pip-version-check --break-system-packages gtfs-realtime-bindings >&2 \
-  || echo "setup: could not install gtfs-realtime-bindings; the realtime cross-check will be skipped" >&2
+  || echo "setup: could not install gtfs-realtime-bindings; the realtime cross-check test will fail until it is" >&2
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6.x toolchain required)" >&2; exit 1; }
