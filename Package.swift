@@ -27,6 +27,13 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // ── Domain ──────────────────────────────────────────────────────────────────────────────────────────
@@ -133,6 +140,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The web service on Hummingbird 2: phone pages, the versioned JSON API (OpenAPI), `/kiosk` over SSE, metrics.
+        .target(
+            name: "WebService",
+            dependencies: [
+                "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "StopPresentation", "KioskConfiguration",
+                "ScanService", "Scanning", "SystemSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // Data the program ships: the Quito sample network and the recorded demo camera session.
         .target(
             name: "SampleData",
@@ -147,7 +173,9 @@ let package = Package(
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "SampleData", "StopPresentation", "KioskConfiguration",
                 "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime",
+                "WebService",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -228,6 +256,16 @@ let package = Package(
             dependencies: [
                 "ScanService", "KioskConfiguration", "Scanning", "StopCodes", "TransitStore", "TransitModel",
                 "KioskTesting",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebServiceTests",
+            dependencies: [
+                "WebService", "KioskConfiguration", "StopPresentation", "StopCodes", "TransitStore", "TransitModel",
+                "TripPlanning", "SampleData", "KioskTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

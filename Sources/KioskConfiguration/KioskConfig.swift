@@ -33,9 +33,12 @@ public struct KioskConfig: Sendable, Equatable {
     /// Overrides the feed ID signed labels name (default: the database's, see `RouteDatabase.feedID`).
     public var feedID: String?
     /// The URL this network's labels carry.
-    public var urlTemplate = "https://transit.example/s/{stop_code}"
+    public var urlTemplate = "https://transit.example/s/{stop}"
     /// Other agencies' stop URLs the scanner also understands.
     public var foreignTemplates: [String] = []
+
+    /// `[server]`: `kiosk serve`.
+    public var server = ServerSettings()
 
     public init() {}
 
@@ -46,4 +49,30 @@ public struct KioskConfig: Sendable, Equatable {
             foreignTemplates: try foreignTemplates.map { try StopURLTemplate($0) },
             trustedKeys: try publicKeys.map { try PublicKey(encoded: $0) }, policy: signaturePolicy)
     }
+}
+
+/// `[server]`: where `kiosk serve` listens and the limits it keeps (`kiosk/kiosk.example.toml` documents each key).
+public struct ServerSettings: Sendable, Equatable {
+    /// The address to listen on: loopback unless the operator opens it up.
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Origins (`https://signage.example`) whose pages may read the JSON API from a browser; `*` allows any.
+    public var corsOrigins: [String] = []
+    /// How long a proxy or browser may keep a stop view, plan or search (the `Cache-Control` max-age).
+    public var cacheSeconds = 60
+    /// An HTTP connection with nothing to read or write for this long is closed.
+    public var idleConnectionSeconds = 30
+    /// Longest request target (path and query), in bytes; longer is refused with 414.
+    public var maxURLBytes = 4096
+    /// Largest request header block, in bytes (the HTTP parser refuses more).
+    public var maxHeaderBytes = 16384
+    /// Largest request body, in bytes; the API takes none (413 beyond).
+    public var maxBodyBytes = 16384
+    /// How often the database file is checked for a replacement by `kiosk import`, in milliseconds (0: every request).
+    public var reloadCheckMilliseconds = 500
+    /// What `/kiosk` scans: "camera" (the `[camera]` device), a Y4M file or an image folder to replay, "demo" (the
+    /// recorded demo session) or "off".
+    public var scanSource = "off"
+
+    public init() {}
 }

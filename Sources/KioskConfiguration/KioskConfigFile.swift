@@ -36,6 +36,10 @@ public enum KioskConfigFile {
         "timetable": ["window_minutes", "nearby_radius_meters", "max_transfers", "walk_radius_meters"],
         "scanner": ["symbologies", "debounce_seconds", "decoders"],
         "labels": ["url_template", "foreign_templates", "signature_policy", "public_keys", "feed_id"],
+        "server": [
+            "host", "port", "cors_origins", "cache_seconds", "idle_connection_seconds", "max_url_bytes",
+            "max_header_bytes", "max_body_bytes", "reload_check_milliseconds", "scan_source",
+        ],
     ]
 
     /// Longest config file accepted: a real one is a few kilobytes.
@@ -198,6 +202,9 @@ public enum KioskConfigFile {
                 config.feedID = v
             }
         }
+        if let server = try reader.table(root, "server") {
+            try readServer(server, reader, into: &config.server)
+        }
         if config.signaturePolicy == .require && config.publicKeys.isEmpty {
             throw reader.error(
                 "labels.public_keys",
@@ -207,6 +214,54 @@ public enum KioskConfigFile {
     }
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text, maxLength: 60) }
+
+    static func readServer(
+        _ table: TOMLTable, _ reader: Reader, into server: inout ServerSettings
+    )
+        throws(KioskConfigError)
+    {
+        let p = "server."
+        if let v = try reader.string(table, "host", prefix: p) {
+            guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0.isNumber || ".:-_".contains($0) }) else {
+                throw reader.error(
+                    "server.host", "must be an IP address or host name such as 127.0.0.1, not \"\(clean(v))\"")
+            }
+            server.host = v
+        }
+        if let v = try reader.int(table, "port", 0...65535, prefix: p) { server.port = v }
+        if let v = try reader.strings(table, "cors_origins", prefix: p) {
+            for (i, origin) in v.enumerated() where origin != "*" {
+                guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                    url.host != nil, url.path.isEmpty, url.query == nil
+                else {
+                    throw reader.error(
+                        "server.cors_origins[\(i)]",
+                        "must be an origin such as \"https://signage.example\" (scheme, host, optional port; no path) or \"*\", not \"\(clean(origin))\""
+                    )
+                }
+            }
+            server.corsOrigins = v
+        }
+        if let v = try reader.int(table, "cache_seconds", 0...86400, prefix: p) { server.cacheSeconds = v }
+        if let v = try reader.int(table, "idle_connection_seconds", 1...3600, prefix: p) {
+            server.idleConnectionSeconds = v
+        }
+        if let v = try reader.int(table, "max_url_bytes", 256...65536, prefix: p) { server.maxURLBytes = v }
+        if let v = try reader.int(table, "max_header_bytes", 1024...1_048_576, prefix: p) { server.maxHeaderBytes = v }
+        if let v = try reader.int(table, "max_body_bytes", 0...1_048_576, prefix: p) { server.maxBodyBytes = v }
+        if let v = try reader.int(table, "reload_check_milliseconds", 0...60000, prefix: p) {
+            server.reloadCheckMilliseconds = v
+        }
+        if let v = try reader.string(table, "scan_source", prefix: p) {
+            guard ["camera", "demo", "off"].contains(v) || v.hasPrefix("/") else {
+                throw reader.error(
+                    "server.scan_source",
+                    "must be \"camera\", \"demo\", \"off\" or the absolute path of a Y4M file or image folder, not \"\(clean(v))\""
+                )
+            }
+            server.scanSource = v
+        }
+    }
 
     struct Reader {
         let file: String

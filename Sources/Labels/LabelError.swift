@@ -59,7 +59,7 @@ public enum LabelError: Error, Sendable, Hashable, CustomStringConvertible {
         StopProblem(
             stopID: stopID,
             reason:
-                "has no stop_code, which the template \(Terminal.clean(template, 120)) needs; use a template with {stop_id}"
+                "has no stop_code, which the template \(Terminal.clean(template, 120)) needs; use a template with {stop} (the code, else the ID) or {stop_id}"
         )
     }
 

@@ -18,17 +18,12 @@ public struct LabelPayloadBuilder: Sendable {
     }
 
     /// The value the template's placeholder takes for `stop`: its code for `{stop_code}`, its ID for
-    /// `{stop_id}`. It is also what the label prints in large type and what a person types at the kiosk.
+    /// `{stop_id}`, its code else its ID for `{stop}` (the one URL rule). It is also what the label prints in large type and what a person types at the kiosk.
     public func value(for stop: LabelStop) throws(LabelError.StopProblem) -> String {
-        switch template.kind {
-        case .stopID:
-            return stop.id
-        case .stopCode:
-            guard let code = stop.code, !code.isEmpty else {
-                throw LabelError.missingStopCode(stopID: stop.id, template: template.pattern)
-            }
-            return code
+        guard let value = template.kind.value(code: stop.code, id: stop.id) else {
+            throw LabelError.missingStopCode(stopID: stop.id, template: template.pattern)
         }
+        return value
     }
 
     /// The QR payload for `stop`, checked by parsing it back (with the signing key's public half trusted).
@@ -36,7 +31,9 @@ public struct LabelPayloadBuilder: Sendable {
         let value = try value(for: stop)
         let payload: String
         if let signingKey {
-            guard let signed = signingKey.signedURL(template: template, feedID: feedID, value: value) else {
+            let kind: StopKeyKind = stop.code.map { !$0.isEmpty && $0 == value } == true ? .stopCode : .stopID
+            guard let signed = signingKey.signedURL(template: template, feedID: feedID, value: value, signedKind: kind)
+            else {
                 throw LabelError.unusableValue(
                     stopID: stop.id, value: value, reason: "it contains control characters, which cannot be signed")
             }

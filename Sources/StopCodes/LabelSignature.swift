@@ -14,8 +14,8 @@ import Foundation
 ///
 /// - `feed id`: the identifier of the feed the label belongs to, as configured on both the label printer and
 ///   the kiosk (e.g. `carta`). It is not in the URL: a label of another feed fails to verify.
-/// - the third line is the key kind the URL's template names, literally `stop_code` or `stop_id`, so a
-///   signature for stop code `123` is not valid for stop id `123`.
+/// - the third line is the key kind the value is, literally `stop_code` or `stop_id` (for a `{stop}` template,
+///   whichever the value is for that stop), so a signature for stop code `123` is not valid for stop id `123`.
 /// - `value`: the stop code or id itself, not percent-encoded.
 ///
 /// Neither the feed id nor the value may contain a line feed (values with control characters are refused
@@ -171,8 +171,15 @@ public struct KeyPair: Sendable {
     }
 
     /// The signed label URL for a stop: `template` filled with `value`, plus `k` and `s`.
-    public func signedURL(template: StopURLTemplate, feedID: String, value: String) -> String? {
-        guard let signature = sign(feedID: feedID, kind: template.kind, value: value) else { return nil }
+    ///
+    /// A `{stop}` template signs the key the value really is (`signedKind`: `stop_code` when the value is the stop's
+    /// code, `stop_id` when it is its ID), so the signature says which one the label names and a label signed under
+    /// a `{stop_code}` template verifies under `{stop}` too.
+    public func signedURL(
+        template: StopURLTemplate, feedID: String, value: String, signedKind: StopKeyKind? = nil
+    ) -> String? {
+        let kind = template.kind == .stop ? (signedKind ?? .stopCode) : template.kind
+        guard let signature = sign(feedID: feedID, kind: kind, value: value) else { return nil }
         return template.url(for: value, signature: signature)
     }
 }

@@ -55,7 +55,8 @@ public struct StopReference: Sendable, Hashable {
 
     init(template: StopURLTemplate, value: String, signature: SignatureStatus, own: Bool) {
         self.init(
-            kind: template.kind == .stopCode ? .stopCode : .stopID, value: value, signature: signature,
+            kind: template.kind == .stopCode ? .stopCode : template.kind == .stopID ? .stopID : .codeOrID, value: value,
+            signature: signature,
             source: own ? .ownLabel(template: template.pattern) : .foreignLabel(template: template.pattern))
     }
 }
@@ -189,13 +190,18 @@ public struct PayloadParser: Sendable {
             return .forged(.malformedSignature, claimed: claimed)
         }
         guard let key = keys[keyID] else { return .forged(.unknownKey(keyID: keyID), claimed: claimed) }
-        guard let message = LabelSignature.message(feedID: feedID, kind: template.kind, value: value),
-            key.isValidSignature(bytes, for: message)
-        else {
-            return .forged(.badSignature(keyID: keyID), claimed: claimed)
+        // A `{stop}` label is signed as the key its value is (code or ID): the signature says which.
+        let kinds: [StopKeyKind] = template.kind == .stop ? [.stopCode, .stopID] : [template.kind]
+        for kind in kinds {
+            guard let message = LabelSignature.message(feedID: feedID, kind: kind, value: value),
+                key.isValidSignature(bytes, for: message)
+            else { continue }
+            var reference = StopReference(
+                template: template, value: value, signature: .verified(keyID: keyID), own: own)
+            reference.kind = kind == .stopCode ? .stopCode : .stopID
+            return .stopReference(reference)
         }
-        return .stopReference(
-            StopReference(template: template, value: value, signature: .verified(keyID: keyID), own: own))
+        return .forged(.badSignature(keyID: keyID), claimed: claimed)
     }
 
     private func notAStopCode(_ text: String) -> ScanResolution {

@@ -4,6 +4,25 @@ public enum StopKeyKind: String, Sendable, Hashable, CaseIterable {
     case stopCode = "stop_code"
     /// `stops.stop_id`: the feed's internal identifier.
     case stopID = "stop_id"
+    /// The one URL rule: the stop's `stop_code` where it has one, else its `stop_id` (most feeds publish no
+    /// codes). Labels, the scanner and `kiosk serve` use this same rule; a scanned value is looked up by code, then
+    /// by ID.
+    case stop = "stop"
+
+    /// The value this kind of placeholder takes for a stop: nil for `{stop_code}` when the stop has no code.
+    public func value(code: String?, id: String) -> String? {
+        switch self {
+        case .stopID: return id
+        case .stopCode: return code.flatMap { $0.isEmpty ? nil : $0 }
+        case .stop: return StopKeyKind.labelValue(code: code, id: id)
+        }
+    }
+
+    /// The one URL rule: the code, else the ID.
+    public static func labelValue(code: String?, id: String) -> String {
+        if let code, !code.isEmpty { return code }
+        return id
+    }
 
     /// The template placeholder, `{stop_code}` or `{stop_id}`.
     public var placeholder: String { "{\(rawValue)}" }
@@ -11,7 +30,8 @@ public enum StopKeyKind: String, Sendable, Hashable, CaseIterable {
 
 /// The URL pattern of stop labels, e.g. `https://transit.example/s/{stop_code}`.
 ///
-/// A template holds exactly one placeholder, `{stop_code}` or `{stop_id}`. Building a URL percent-encodes the
+/// A template holds exactly one placeholder: `{stop}` (the stop code where the stop has one, else its ID: the
+/// default), `{stop_code}` or `{stop_id}`. Building a URL percent-encodes the
 /// value (everything but `A–Z a–z 0–9 - . _ ~`, as UTF-8 bytes, upper-case hex); matching a scanned URL strips
 /// the optional signature parameters (`k=…&s=…`, see `LabelSignature`), compares the text before and after the
 /// placeholder (ASCII case-insensitively, so the upper-case URLs that make QR codes smaller still match) and
@@ -30,13 +50,13 @@ public struct StopURLTemplate: Sendable, Hashable, CustomStringConvertible {
             case .empty:
                 return "stop URL template is empty"
             case .missingPlaceholder(let template):
-                return "stop URL template \"\(template)\" has no {stop_code} or {stop_id} placeholder"
+                return "stop URL template \"\(template)\" has no {stop}, {stop_code} or {stop_id} placeholder"
             case .multiplePlaceholders(let template):
                 return
-                    "stop URL template \"\(template)\" must contain exactly one of {stop_code} or {stop_id}, not several"
+                    "stop URL template \"\(template)\" must contain exactly one of {stop}, {stop_code} or {stop_id}, not several"
             case .unknownPlaceholder(let template, let name):
                 return
-                    "stop URL template \"\(template)\" has an unknown placeholder {\(name)}; use {stop_code} or {stop_id}"
+                    "stop URL template \"\(template)\" has an unknown placeholder {\(name)}; use {stop}, {stop_code} or {stop_id}"
             case .invalidCharacter(let template, let reason):
                 return "stop URL template \"\(template)\": \(reason)"
             case .reservedParameter(let template, let name):

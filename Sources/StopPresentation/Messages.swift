@@ -65,6 +65,25 @@ public enum Message: Sendable, Equatable {
     case moreBelow(Int)
     case serviceTo(String)
 
+    // `kiosk serve`: phone pages and the browser kiosk
+    case webFindStop
+    case webSearchHint
+    case webSearch
+    case webPlanTitle
+    case webFrom
+    case webTo
+    case webWhen
+    case webFindWay
+    case webPageNotFound
+    case webBadRequest
+    case webSomethingWrong
+    case webInformationUnavailable
+    case webReconnecting
+    case webBackHome
+    case webWhereTo
+    case webStopsFound(Int)
+    case webMinutesToGo(Int)
+
     // `kiosk plan` text
     case journeyHeading(from: String, to: String)
     case leavingFrom(String)
@@ -181,6 +200,23 @@ public enum Message: Sendable, Equatable {
         case .demoBanner: return es ? "DEMO" : "DEMO"
         case let .moreBelow(n): return es ? "… y \(n) más (↓)" : "… and \(n) more (↓)"
         case let .serviceTo(h): return es ? "hacia \(h)" : "to \(h)"
+        case .webFindStop: return es ? "Buscar una parada" : "Find a stop"
+        case .webSearchHint: return es ? "Nombre o código de la parada" : "Stop name or code"
+        case .webSearch: return es ? "Buscar" : "Search"
+        case .webPlanTitle: return es ? "Cómo llegar" : "Plan a trip"
+        case .webFrom: return es ? "Desde" : "From"
+        case .webTo: return es ? "Hasta" : "To"
+        case .webWhen: return es ? "Salida (opcional)" : "Leaving (optional)"
+        case .webFindWay: return es ? "Buscar cómo llegar" : "Find the way"
+        case .webPageNotFound: return es ? "No encontramos esa página" : "We could not find that page"
+        case .webBadRequest: return es ? "No se pudo leer la solicitud" : "The request could not be read"
+        case .webSomethingWrong: return es ? "Algo salió mal" : "Something went wrong"
+        case .webInformationUnavailable: return es ? "Información no disponible" : "Information unavailable"
+        case .webReconnecting: return es ? "Reconectando…" : "Reconnecting…"
+        case .webBackHome: return es ? "Volver al inicio" : "Back to the start"
+        case .webWhereTo: return es ? "¿A dónde va desde aquí?" : "Where are you going from here?"
+        case let .webStopsFound(n): return es ? "\(n) parada\(n == 1 ? "" : "s")" : "\(n) stop\(n == 1 ? "" : "s")"
+        case let .webMinutesToGo(m): return es ? "en \(m) min" : "in \(m) min"
         case let .journeyHeading(from, to): return es ? "De \(from) a \(to)" : "From \(from) to \(to)"
         case let .leavingFrom(when): return es ? "Salida desde las \(when)" : "Leaving from \(when)"
         case let .noJourney(n):

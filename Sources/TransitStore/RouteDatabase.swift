@@ -51,6 +51,8 @@ public final class RouteDatabase: Sendable {
     public let serviceStart: ServiceDate?
     public let serviceEnd: ServiceDate?
     public let feedHash: String
+    /// When `kiosk import` wrote the database (ISO 8601, UTC), as recorded in its metadata.
+    public let importedAt: String?
     /// Names the network in signed stop labels: the publisher's (or first agency's) web host, which stays the
     /// same across timetable updates, so labels outlive imports; the feed's file name when neither has a URL.
     public let feedID: String
@@ -109,6 +111,7 @@ public final class RouteDatabase: Sendable {
             timeZone = zone
             feedName = loaded.metadata["feed_name"] ?? ""
             feedHash = loaded.metadata["feed_hash"] ?? ""
+            importedAt = loaded.metadata["imported_at"]
             serviceStart = Int(loaded.metadata["service_start"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
             serviceEnd = Int(loaded.metadata["service_end"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
             latestDepartureSeconds = Int(loaded.metadata["latest_departure_seconds"] ?? "") ?? 48 * 3600
@@ -151,6 +154,9 @@ public final class RouteDatabase: Sendable {
         }
         return result
     }
+
+    /// Every route of the feed (loaded when the database was opened), in route_id order.
+    public var allRoutes: [RouteInfo] { routes.values.sorted { $0.id < $1.id } }
 
     /// Runs `body` with read access (one shared connection; lookups are short).
     func read<T>(_ body: (Database) throws -> T) throws -> T {

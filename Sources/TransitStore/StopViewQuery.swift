@@ -305,9 +305,24 @@ extension RouteDatabase {
         guard radius > 0, let center = stop.stop.coordinate ?? stop.platforms.lazy.compactMap(\.coordinate).first else {
             return []
         }
-        let box = center.boundingBox(radiusMeters: radius)
         // Other platforms of the same station count as nearby: they are where a passenger changes.
-        let excluded = Set(stop.platformIndexes + [stop.stopIndex])
+        return try nearbyStops(
+            around: center, excluding: Set(stop.platformIndexes + [stop.stopIndex]), radius: radius, db, limit: limit)
+    }
+
+    /// The boarding stops within `radiusMeters` of a point, nearest first, with the direction from the point and
+    /// the routes that board there (`GET /api/v1/stops?near=`).
+    public func stopsNear(_ center: Coordinate, radiusMeters: Int, limit: Int = 20) throws -> [NearbyStop] {
+        guard radiusMeters > 0 else { return [] }
+        return try read { db in
+            try nearbyStops(around: center, excluding: [], radius: Double(radiusMeters), db, limit: limit)
+        }
+    }
+
+    func nearbyStops(
+        around center: Coordinate, excluding excluded: Set<Int>, radius: Double, _ db: Database, limit: Int
+    ) throws -> [NearbyStop] {
+        let box = center.boundingBox(radiusMeters: radius)
         let candidates = try Row.fetchAll(
             db,
             sql: """

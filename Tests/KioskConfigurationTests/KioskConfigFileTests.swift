@@ -97,7 +97,7 @@ import Testing
         ),
         (
             "[labels]\nurl_template = \"https://x.example/s/\"",
-            "k.toml: labels.url_template: stop URL template \"https://x.example/s/\" has no {stop_code}"
+            "k.toml: labels.url_template: stop URL template \"https://x.example/s/\" has no {stop}, {stop_code}"
         ),
         ("[labels]\npublic_keys = [\"nonsense\"]", "k.toml: labels.public_keys[0]: not a public key"),
         (

@@ -333,7 +333,7 @@ struct LabelsCommandTests {
         let cases: [([String], String)] = [
             (
                 ["--stops", "1011", "--template", "https://transit.example/s/", "--out", out],
-                "no {stop_code} or {stop_id} placeholder"
+                "no {stop}, {stop_code} or {stop_id} placeholder"
             ),
             (
                 ["--stops", "1011", "--template", "https://transit.example/s/{stop_name}", "--out", out],

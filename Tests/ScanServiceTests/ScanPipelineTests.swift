@@ -49,7 +49,8 @@ import TransitStore
         #expect(scan.symbology == .qrCode)
         #expect(scan.text == "https://transit.example/s/1011")
         #expect(scan.stop?.stop.id == "MQ01A" && scan.stop?.stop.code == "1011" && scan.stop?.stop.name == "Quitumbe")
-        #expect(scan.reference?.kind == .stopCode && scan.reference?.signature == .unsigned)
+        // The default template is `{stop}` (the code, else the ID): an unsigned value is looked up as either.
+        #expect(scan.reference?.kind == .codeOrID && scan.reference?.signature == .unsigned)
         #expect(scan.detail == nil && !scan.carriedOver)
         #expect(scan.arrivalNanos == 5 * Self.second && scan.resolvedNanos >= scan.arrivalNanos)
         #expect(

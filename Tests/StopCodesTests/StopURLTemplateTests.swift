@@ -49,7 +49,7 @@ import Testing
         ("https://transit.example/s/", "missing"),
         ("https://transit.example/{stop_code}/{stop_id}", "multiple"),
         ("https://transit.example/{stop_code}/{stop_code}", "multiple"),
-        ("https://transit.example/{stop}", "unknown"),
+        ("https://transit.example/{stop_name}", "unknown"),
         ("https://transit.example/{stop_code}#x", "invalid"),
         ("https://transit.example/ {stop_code}", "invalid"),
         ("https://transit.example/{stop_code", "invalid"),

@@ -1,0 +1,87 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import KioskConfiguration
+import Logging
+import NIOCore
+import ServiceLifecycle
+import TransitStore
+
+/// The web service: phone pages for the labels' URLs, the versioned JSON API, `/kiosk`, `/metrics`.
+///
+/// Stateless apart from the read-only database file (reopened by `LiveRouteDatabase` when `kiosk import` replaces
+/// it): several instances, each with its own copy of the file, can run behind any HTTP load balancer or cache.
+/// Every handler takes one `RouteDatabase` from `databases.current()` and uses only it, so no response mixes two
+/// imports.
+public final class WebService: Sendable {
+    public let config: KioskConfig
+    public let databases: LiveRouteDatabase
+    public let metrics: WebMetrics
+    public let logger: Logger
+    /// The clock requests without `at` use (tests fix it).
+    let now: @Sendable () -> Date
+    let pages: PageRenderer
+    public let scans: ScanBroadcaster
+
+    public init(
+        config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
+        metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.config = config
+        self.databases = databases
+        self.logger = logger
+        self.metrics = metrics
+        self.now = now
+        self.pages = try PageRenderer()
+        self.scans = ScanBroadcaster()
+    }
+
+    /// The router with every route and middleware; `application` serves it, tests drive it in process.
+    public func router() -> Router<WebRequestContext> {
+        let router = Router(context: WebRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: AccessLogMiddleware(logger: logger))
+        router.add(middleware: metrics.middleware)
+        router.add(middleware: ProblemMiddleware(pages: pages, config: config))
+        router.add(middleware: RequestLimitsMiddleware(settings: config.server))
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: CORSAllowListMiddleware(origins: config.server.corsOrigins))
+        router.add(middleware: ConditionalGetMiddleware())
+        APIRoutes(service: self).register(on: router)
+        PageRoutes(service: self).register(on: router)
+        KioskRoutes(service: self).register(on: router)
+        return router
+    }
+
+    /// The HTTP server: HTTP/1.1 with the configured idle timeout and header limit, graceful shutdown on SIGTERM
+    /// and SIGINT when run in a `ServiceGroup` (stop accepting, finish what is in flight).
+    public func application(
+        host: String, port: Int, services: [any Service] = [],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let server = config.server
+        var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        decoder.maxHeaderListSize = server.maxHeaderBytes
+        decoder.maxHeaderFieldSize = server.maxHeaderBytes
+        decoder.maxHeaderFieldCount = 100
+        return Application(
+            router: router(),
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: .seconds(Int64(server.idleConnectionSeconds)), httpDecoderConfiguration: decoder)),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
+            services: services,
+            onServerRunning: onServerRunning,
+            logger: logger)
+    }
+}
+
+/// The request context: the core storage and the client's address for the access log.
+public struct WebRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import Prometheus
+import Synchronization
+
+/// The server's Prometheus metrics (`GET /metrics`, text exposition format), in a registry of its own so that
+/// several servers in one process (the tests) do not share counters:
+///
+/// - `stopkiosk_http_requests_total{route,method,status}`: requests by route pattern (not the raw path, so the
+///   label set stays small) and status;
+/// - `stopkiosk_http_request_duration_seconds{route}`: the latency histogram;
+/// - `stopkiosk_scans_total{status}`: scans the server's scan service resolved (`/kiosk`) and `/api/v1/resolve`
+///   calls;
+/// - `stopkiosk_feed_age_seconds`: time since the database in service was imported;
+/// - `stopkiosk_database_generation`: how many times the database was swapped without a restart.
+public final class WebMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    static let buckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .seconds(2.5),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+    }
+
+    var middleware: MetricsMiddleware { MetricsMiddleware(metrics: self) }
+
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", subsystem: "http", metricName: "requests", unitName: "total",
+                helpText: "HTTP requests by route pattern, method and status"),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                helpText: "Time to answer a request, by route pattern"),
+            labels: [("route", route)], buckets: Self.buckets
+        ).record(duration)
+    }
+
+    /// A scanned payload resolved (by the scan service behind `/kiosk`, or `/api/v1/resolve`).
+    public func recordScan(status: String, source: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "scans", unitName: "total",
+                helpText: "Scanned payloads resolved, by outcome and where they came from"),
+            labels: [("status", status), ("source", source)]
+        ).increment()
+    }
+
+    func updateFeed(importedAt: String?, generation: Int, now: Date) {
+        if let importedAt, let date = ISO8601DateFormatter().date(from: importedAt) {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "stopkiosk", metricName: "feed_age", unitName: "seconds",
+                    helpText: "Seconds since the route database in service was imported")
+            ).set(now.timeIntervalSince(date))
+        }
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "database_generation", unitName: "",
+                helpText: "Times the route database was replaced under the running server")
+        ).set(Double(generation))
+    }
+}
+
+/// Counts and times every request under its route pattern (`/api/v1/stops/{id}`); unknown paths count as
+/// `unmatched`, so a scanner probing random URLs cannot grow the label set.
+struct MetricsMiddleware: RouterMiddleware {
+    typealias Context = WebRequestContext
+    let metrics: WebMetrics
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let method =
+            ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(request.method.rawValue)
+            ? request.method.rawValue : "other"
+        metrics.recordRequest(
+            route: context.endpointPath ?? "unmatched", method: method, status: Int(response.status.code),
+            duration: ContinuousClock.now - start)
+        return response
+    }
+}

@@ -1,0 +1,403 @@
+import Foundation
+import Hummingbird
+import ScanService
+import StopCodes
+import StopPresentation
+import TransitModel
+import TransitStore
+
+/// The phone pages (server-rendered, no JavaScript): `/` search, `/s/{code}` the stop a label names, `/plan`,
+/// and the stylesheets. Language from `?lang=`, else `Accept-Language`, else the config.
+struct PageRoutes {
+    let service: WebService
+
+    func register(on router: Router<WebRequestContext>) {
+        router.resource("/") { request, _ in try searchPage(request) }
+        router.resource("/s/{code}") { request, context in try stopPage(request, context) }
+        router.resource("/plan") { request, _ in try planPage(request) }
+        router.resource("/style.css") { _, _ in
+            Responses.body(Stylesheet.css, contentType: "text/css; charset=utf-8", cacheSeconds: 3600)
+        }
+        router.resource("/routes.css") { _, _ in
+            let database = service.databases.current()
+            return Responses.body(
+                RouteColours.stylesheet(database.allRoutes), contentType: "text/css; charset=utf-8",
+                cacheSeconds: 3600)
+        }
+        router.resource("/favicon.ico") { _, _ in
+            throw Problem.notFound("no icon")
+        }
+    }
+
+    func language(_ request: Request) -> Language { LanguageChoice.pick(request: request, config: service.config) }
+
+    func feedTag(_ database: RouteDatabase) -> String { String(database.feedHash.prefix(12)) }
+
+    // MARK: - Search
+
+    struct SearchPage {
+        struct Stop {
+            var href: String
+            var name: String
+            var code: String?
+            var detail: String?
+        }
+        var page: PageRenderer.Frame
+        var heading: String
+        var searched: Bool
+        var resultCount: String
+        var results: Bool
+        var stops: [Stop]
+        var noMatches: String
+    }
+
+    func searchPage(_ request: Request) throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = language(request)
+        let database = service.databases.current()
+        let text = (query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        var found: [StopSearch.Found] = []
+        if !text.isEmpty {
+            do {
+                found = try StopSearch.find(text, in: database, limit: 20)
+            } catch let error as LookupError {
+                if case .invalidQuery = error { found = [] } else { throw Problem.from(error) }
+            }
+        }
+        let model = SearchPage(
+            page: PageRenderer.Frame(
+                language: lang, title: Message.webFindStop.text(lang), path: "/",
+                query: text.isEmpty ? [] : [("q", text)], feedTag: feedTag(database), search: text),
+            heading: Message.webFindStop.text(lang), searched: !text.isEmpty,
+            resultCount: Message.webStopsFound(found.count).text(lang), results: !found.isEmpty,
+            stops: found.map { item in
+                SearchPage.Stop(
+                    href: StopLinks.page(item.stop) + "?lang=\(lang.rawValue)", name: item.stop.name,
+                    code: item.stop.code,
+                    detail: item.stop.parentStationName.map { Message.station($0).text(lang) })
+            },
+            noMatches: Message.noMatches.text(lang))
+        return Responses.html(
+            service.pages.render(model, "search"),
+            cacheSeconds: text.isEmpty ? 3600 : service.config.server.cacheSeconds)
+    }
+
+    // MARK: - A stop
+
+    struct StopPage {
+        struct Route {
+            var colourClass: String
+            var label: String
+            var mode: String
+            var towards: String
+        }
+        struct Departure {
+            var clock: String
+            var colourClass: String
+            var label: String
+            var headsign: String
+            var extra: String?
+            var due: String
+        }
+        struct Span {
+            var colourClass: String
+            var label: String
+            var towards: String
+            var first: String
+            var last: String
+        }
+        struct Near {
+            var href: String
+            var name: String
+            var code: String?
+            var distance: String
+            var routes: String
+        }
+        var page: PageRenderer.Frame
+        var name: String
+        var code: String?
+        var stopID: String
+        var facts: String?
+        var routesHeading: String
+        var routes: [Route]
+        var departuresHeading: String
+        var departures: [Departure]
+        var emptyNote: String?
+        var nextNote: String?
+        var whereTo: String
+        var toLabel: String
+        var planLabel: String
+        var spansHeading: String
+        var spans: [Span]
+        var nearbyHeading: String
+        var nearby: [Near]
+        var noNearby: String
+        var updated: String
+    }
+
+    struct MessagePage {
+        var page: PageRenderer.Frame
+        var kind: String
+        var heading: String
+        var detail: String?
+        var showSearch: Bool
+        var backHome: String
+    }
+
+    /// `/s/{value}[?k=…&s=…]`: the URL a label prints, read exactly as the kiosk's scanner reads it (the config's
+    /// template, keys and signature policy), so a forged or altered label gets a warning, not the stop.
+    func stopPage(_ request: Request, _ context: WebRequestContext) throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = language(request)
+        let raw = context.parameters.get("code") ?? ""
+        guard QueryParameters.percentDecode(raw) != nil else {
+            throw Problem.badRequest("the stop in the path has a malformed percent-encoding")
+        }
+        let database = service.databases.current()
+        let template: StopURLTemplate
+        let resolver: ScanResolver
+        do {
+            template = try StopURLTemplate(service.config.urlTemplate)
+            resolver = try ScanResolver(config: service.config, database: database)
+        } catch {
+            throw Problem(
+                status: .internalServerError, title: "Label settings unusable",
+                detail: "the server's [labels] settings cannot be used")
+        }
+        // The payload the label carried: the template around the path's value, then its signature parameters.
+        var payload = template.prefix + raw + template.suffix
+        if let key = query["k"] ?? (query["s"] != nil ? "" : nil) {
+            payload += (payload.contains("?") ? "&" : "?") + "k=\(key)&s=\(query["s"] ?? "")"
+        }
+        let outcome = resolver.resolve(payload)
+        service.metrics.recordScan(status: outcome.status.rawValue, source: "page")
+        let frame = { (title: String) in
+            PageRenderer.Frame(
+                language: lang, title: title, path: request.uri.path,
+                query: [("k", query["k"]), ("s", query["s"])].compactMap { pair in pair.1.map { (pair.0, $0) } },
+                feedTag: feedTag(database))
+        }
+        let warning = { (status: HTTPResponse.Status, heading: Message, detail: Message?, search: Bool) -> Response in
+            let page = MessagePage(
+                page: frame(heading.text(lang)), kind: search ? "notice" : "warning", heading: heading.text(lang),
+                detail: detail?.text(lang), showSearch: search, backHome: Message.webBackHome.text(lang))
+            return Responses.html(service.pages.render(page, "message"), cacheSeconds: nil, status: status)
+        }
+        switch outcome.status {
+        case .forged:
+            return warning(.forbidden, .forged, .forgedDetail(outcome.reference?.value ?? ""), false)
+        case .signatureRequired:
+            return warning(.forbidden, .signatureRequired, .signatureRequiredDetail, false)
+        case .notAStopCode, .unknownStop:
+            let value = QueryParameters.percentDecode(raw) ?? raw
+            return warning(.notFound, .noSuchStop(value), .unknownStopDetail, true)
+        case .stop:
+            break
+        }
+        guard let stop = outcome.stop else { throw Problem.notFound("no such stop") }
+        let view: StopView
+        do {
+            view = try database.stopView(
+                for: stop, at: try query.instant(in: database.timeZone, now: service.now()).date,
+                windowMinutes: service.config.windowMinutes, nearbyRadiusMeters: service.config.nearbyRadiusMeters)
+        } catch let error as LookupError {
+            if case .outsideServiceRange(_, let start, let end) = error {
+                return warning(
+                    .serviceUnavailable, .outOfService(start: start.description, end: end.description),
+                    .outOfServiceDetail, false)
+            }
+            throw Problem.from(error)
+        }
+        let model = Self.stopModel(view, language: lang, frame: frame(view.stop.name))
+        return Responses.html(service.pages.render(model, "stop"), cacheSeconds: service.config.server.cacheSeconds)
+    }
+
+    static func stopModel(_ view: StopView, language lang: Language, frame: PageRenderer.Frame) -> StopPage {
+        let zone = TimeZone(identifier: view.timeZone) ?? .current
+        var facts: [String] = []
+        if let station = view.stop.parentStationName { facts.append(Message.station(station).text(lang)) }
+        if let platform = view.stop.platformCode { facts.append(Message.platform(platform).text(lang)) }
+        switch view.stop.wheelchairBoarding {
+        case .accessible: facts.append("♿ " + Message.wheelchairAccessible.text(lang))
+        case .notAccessible: facts.append(Message.notWheelchairAccessible.text(lang))
+        case .unknown: break
+        }
+        var nextNote: String?
+        if view.departures.isEmpty {
+            if let next = view.nextDeparture {
+                nextNote =
+                    Message.nextDeparture(
+                        clock: LocalTime.clock(next.time, in: zone),
+                        dayOffset: LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
+                    ).text(lang) + " · \(next.route.label) → \(next.headsign)"
+            } else {
+                nextNote = Message.noDeparturesThisWeek.text(lang)
+            }
+        }
+        return StopPage(
+            page: frame, name: view.stop.name, code: view.stop.code, stopID: view.stop.id,
+            facts: facts.isEmpty ? nil : facts.joined(separator: " · "),
+            routesHeading: Message.routes.text(lang),
+            routes: view.routes.map { entry in
+                StopPage.Route(
+                    colourClass: RouteColours.className(entry.route), label: entry.route.label,
+                    mode: entry.route.mode.name(lang),
+                    towards: entry.directions.flatMap(\.headsigns).joined(separator: " / "))
+            },
+            departuresHeading: Message.departures(minutes: view.windowMinutes).text(lang),
+            departures: view.departures.map { departure in
+                var extra: [String] = []
+                if view.platforms.count > 1, let platform = departure.platformCode {
+                    extra.append(Message.platform(platform).text(lang))
+                }
+                if departure.approximate { extra.append(Message.approximate.text(lang)) }
+                if departure.wheelchairAccessible == .accessible { extra.append("♿") }
+                return StopPage.Departure(
+                    clock: LocalTime.clock(departure.time, in: zone),
+                    colourClass: RouteColours.className(departure.route), label: departure.route.label,
+                    headsign: departure.headsign, extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
+                    due: departure.minutesFromNow <= 0
+                        ? Message.now.text(lang) : Message.webMinutesToGo(departure.minutesFromNow).text(lang))
+            },
+            emptyNote: view.departures.isEmpty
+                ? Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang) : nil,
+            nextNote: nextNote,
+            whereTo: Message.webWhereTo.text(lang), toLabel: Message.webTo.text(lang),
+            planLabel: Message.webFindWay.text(lang),
+            spansHeading: Message.firstAndLast(date: view.serviceDate).text(lang),
+            spans: view.serviceSpans.map { span in
+                StopPage.Span(
+                    colourClass: RouteColours.className(span.route), label: span.route.label,
+                    towards: span.headsigns.joined(separator: " / "), first: LocalTime.clock(span.first, in: zone),
+                    last: LocalTime.clock(span.last, in: zone))
+            },
+            nearbyHeading: Message.nearby(meters: view.nearbyRadiusMeters).text(lang),
+            nearby: view.nearby.map { near in
+                StopPage.Near(
+                    href: StopLinks.page(near.stop) + "?lang=\(lang.rawValue)", name: near.stop.name,
+                    code: near.stop.code, distance: "\(near.distanceMeters) m \(near.direction.rawValue)",
+                    routes: near.routes.joined(separator: ", "))
+            },
+            noNearby: Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang),
+            updated:
+                "\(LocalTime.iso8601(view.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(view.timeZone)"
+        )
+    }
+
+    // MARK: - Plan
+
+    struct PlanPage {
+        struct Leg {
+            var colourClass: String?
+            var label: String?
+            var text: String
+        }
+        struct Option {
+            var summary: String
+            var legs: [Leg]
+        }
+        struct Result {
+            var title: String
+            var leaving: String
+            var options: [Option]
+            var none: String?
+        }
+        var page: PageRenderer.Frame
+        var heading: String
+        var fromLabel: String
+        var toLabel: String
+        var whenLabel: String
+        var planLabel: String
+        var from: String
+        var to: String
+        var at: String
+        var problem: String?
+        var result: Result?
+    }
+
+    func planPage(_ request: Request) throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = language(request)
+        let database = service.databases.current()
+        let from = (query["from"] ?? "").trimmingCharacters(in: .whitespaces)
+        let to = (query["to"] ?? "").trimmingCharacters(in: .whitespaces)
+        var problem: String?
+        var result: PlanPage.Result?
+        var status: HTTPResponse.Status = .ok
+        if !from.isEmpty && !to.isEmpty {
+            do {
+                let at = try query.instant(in: database.timeZone, now: service.now())
+                let plan = try JourneyPlanning.plan(
+                    from: from, to: to, at: at.date, maxTransfers: service.config.maxTransfers, database: database,
+                    config: service.config)
+                result = Self.planModel(plan, language: lang)
+            } catch let error as LookupError {
+                problem = Self.plainMessage(error, language: lang)
+                status = Problem.from(error).status
+            } catch let error as Problem {
+                problem = error.detail
+                status = error.status
+            }
+        }
+        let fromName = (try? database.resolveStop(.idOrCode(from)))?.stop.name ?? from
+        let model = PlanPage(
+            page: PageRenderer.Frame(
+                language: lang, title: Message.webPlanTitle.text(lang), path: "/plan",
+                query: [("from", from), ("to", to), ("at", query["at"] ?? "")].filter { !$0.1.isEmpty },
+                feedTag: feedTag(database)),
+            heading: Message.webPlanTitle.text(lang), fromLabel: Message.webFrom.text(lang),
+            toLabel: Message.webTo.text(lang), whenLabel: Message.webWhen.text(lang),
+            planLabel: Message.webFindWay.text(lang), from: fromName, to: to, at: query["at"] ?? "",
+            problem: problem, result: result)
+        return Responses.html(
+            service.pages.render(model, "plan"), cacheSeconds: status == .ok ? service.config.server.cacheSeconds : nil,
+            status: status)
+    }
+
+    static func plainMessage(_ error: LookupError, language: Language) -> String {
+        switch error {
+        case .noSuchStop(let query, _): return Message.noSuchStop(query).text(language)
+        case .outsideServiceRange(_, let start, let end):
+            return Message.outOfService(start: start.description, end: end.description).text(language)
+        default: return error.description
+        }
+    }
+
+    static func planModel(_ plan: JourneyPlan, language lang: Language) -> PlanPage.Result {
+        let zone = TimeZone(identifier: plan.timeZone) ?? .current
+        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let options = plan.options.enumerated().map { number, option in
+            let transfers =
+                option.transfers == 0 ? Message.direct.text(lang) : Message.transferCount(option.transfers).text(lang)
+            return PlanPage.Option(
+                summary: Message.option(
+                    number: number + 1, departure: clock(option.departure), arrival: clock(option.arrival),
+                    minutes: option.durationMinutes, transfers: transfers
+                ).text(lang),
+                legs: option.legs.map { step in
+                    switch step.kind {
+                    case .walk:
+                        return PlanPage.Leg(
+                            colourClass: nil, label: nil,
+                            text: "\(clock(step.departure)) "
+                                + Message.walkTo(minutes: step.minutes, stop: step.to.name).text(lang))
+                    case .ride:
+                        return PlanPage.Leg(
+                            colourClass: step.route.map(RouteColours.className), label: step.route?.label,
+                            text: "\(clock(step.departure)) "
+                                + Message.take(
+                                    route: step.route?.label ?? "?", headsign: step.headsign ?? "", stop: step.from.name
+                                ).text(lang) + " · \(clock(step.arrival)) "
+                                + Message.getOffAt(stop: step.to.name, stops: step.stops ?? 0).text(lang))
+                    }
+                })
+        }
+        return PlanPage.Result(
+            title: Message.journeyHeading(from: plan.from.name, to: plan.to.name).text(lang),
+            leaving: Message.leavingFrom(
+                "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))"
+            ).text(lang),
+            options: options,
+            none: options.isEmpty ? Message.noJourney(maxTransfers: plan.maxTransfers).text(lang) : nil)
+    }
+}

@@ -1,0 +1,169 @@
+/// The phone pages' Mustache templates and the one stylesheet, as Swift constants rather than package resources:
+/// the `kiosk` binary then serves its pages wherever it is installed, with no resource bundle to find at run time
+/// (on Linux `Bundle.module` looks beside the executable and stops the program when the bundle is missing), and a
+/// template that does not parse fails the first test instead of a deployed server. Every `{{value}}` is
+/// HTML-escaped by swift-mustache; no template uses `{{{…}}}`, and no page has inline script or style (the CSP
+/// forbids both): route colours come from `/routes.css`, generated from the database.
+enum PageTemplates {
+    static let head = """
+        <!doctype html>
+        <html lang="{{page.language}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{page.title}}</title>
+        <link rel="stylesheet" href="/style.css">
+        <link rel="stylesheet" href="/routes.css?v={{page.feedTag}}">
+        </head>
+        <body>
+        <header class="bar">
+        <a class="home" href="/?lang={{page.language}}">{{page.brand}}</a>
+        <a class="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
+        </header>
+        <main>
+
+        """
+
+    static let foot = """
+        </main>
+        </body>
+        </html>
+
+        """
+
+    static let searchForm = """
+        <form class="search" action="/" method="get" role="search">
+        <label for="q">{{page.searchHint}}</label>
+        <div class="row"><input id="q" name="q" type="search" value="{{page.query}}" autocomplete="off" maxlength="200">
+        <input type="hidden" name="lang" value="{{page.language}}">
+        <button type="submit">{{page.searchLabel}}</button></div>
+        </form>
+
+        """
+
+    static let search = """
+        {{>head}}
+        <h1>{{heading}}</h1>
+        {{>searchForm}}
+        {{#searched}}
+        <p class="count">{{resultCount}}</p>
+        {{#results}}
+        <ul class="stops">
+        {{#stops}}<li><a href="{{href}}"><span class="name">{{name}}</span>{{#code}} <span class="code">{{code}}</span>{{/code}}</a>{{#detail}}<span class="detail">{{detail}}</span>{{/detail}}</li>
+        {{/stops}}
+        </ul>
+        {{/results}}
+        {{^results}}<p>{{noMatches}}</p>{{/results}}
+        {{/searched}}
+        {{>foot}}
+        """
+
+    static let stop = """
+        {{>head}}
+        <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
+        {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
+        {{#routes.0}}
+        <section aria-labelledby="routes-h"><h2 id="routes-h">{{routesHeading}}</h2>
+        <ul class="routes">
+        {{#routes}}<li><span class="badge {{colourClass}}">{{label}}</span> <span class="mode">{{mode}}</span> → {{towards}}</li>
+        {{/routes}}
+        </ul></section>
+        {{/routes.0}}
+        <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
+        {{#departures.0}}
+        <table class="departures"><tbody>
+        {{#departures}}<tr><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}</td><td class="due">{{due}}</td></tr>
+        {{/departures}}
+        </tbody></table>
+        {{/departures.0}}
+        {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
+        {{#nextNote}}<p>{{nextNote}}</p>{{/nextNote}}
+        </section>
+        <section aria-labelledby="plan-h"><h2 id="plan-h">{{whereTo}}</h2>
+        <form class="plan" action="/plan" method="get">
+        <input type="hidden" name="from" value="{{stopID}}">
+        <input type="hidden" name="lang" value="{{page.language}}">
+        <label for="to">{{toLabel}}</label>
+        <div class="row"><input id="to" name="to" type="search" required maxlength="200" autocomplete="off">
+        <button type="submit">{{planLabel}}</button></div>
+        </form></section>
+        {{#spans.0}}
+        <section aria-labelledby="span-h"><h2 id="span-h">{{spansHeading}}</h2>
+        <table class="spans"><tbody>
+        {{#spans}}<tr><td><span class="badge {{colourClass}}">{{label}}</span></td><td>{{towards}}</td><td class="time">{{first}} – {{last}}</td></tr>
+        {{/spans}}
+        </tbody></table></section>
+        {{/spans.0}}
+        <section aria-labelledby="near-h"><h2 id="near-h">{{nearbyHeading}}</h2>
+        {{#nearby.0}}
+        <ul class="stops">
+        {{#nearby}}<li><a href="{{href}}"><span class="name">{{name}}</span>{{#code}} <span class="code">{{code}}</span>{{/code}}</a><span class="detail">{{distance}} · {{routes}}</span></li>
+        {{/nearby}}
+        </ul>
+        {{/nearby.0}}
+        {{^nearby.0}}<p>{{noNearby}}</p>{{/nearby.0}}
+        </section>
+        <p class="updated">{{updated}}</p>
+        {{>foot}}
+        """
+
+    static let plan = """
+        {{>head}}
+        <h1>{{heading}}</h1>
+        <form class="plan" action="/plan" method="get">
+        <input type="hidden" name="lang" value="{{page.language}}">
+        <label for="from">{{fromLabel}}</label><input id="from" name="from" type="search" value="{{from}}" required maxlength="200" autocomplete="off">
+        <label for="to">{{toLabel}}</label><input id="to" name="to" type="search" value="{{to}}" required maxlength="200" autocomplete="off">
+        <label for="at">{{whenLabel}}</label><input id="at" name="at" type="datetime-local" value="{{at}}">
+        <button type="submit">{{planLabel}}</button>
+        </form>
+        {{#problem}}<p class="warning" role="alert">{{problem}}</p>{{/problem}}
+        {{#result}}
+        <h2>{{title}}</h2>
+        <p class="facts">{{leaving}}</p>
+        {{#options}}
+        <section class="option"><h3>{{summary}}</h3>
+        <ol class="legs">{{#legs}}<li>{{#colourClass}}<span class="badge {{colourClass}}">{{label}}</span> {{/colourClass}}{{text}}</li>{{/legs}}</ol>
+        </section>
+        {{/options}}
+        {{#none}}<p>{{none}}</p>{{/none}}
+        {{/result}}
+        {{>foot}}
+        """
+
+    static let message = """
+        {{>head}}
+        <div class="{{kind}}" role="alert">
+        <h1>{{heading}}</h1>
+        {{#detail}}<p>{{detail}}</p>{{/detail}}
+        </div>
+        {{#showSearch}}{{>searchForm}}{{/showSearch}}
+        <p><a href="/?lang={{page.language}}">{{backHome}}</a></p>
+        {{>foot}}
+        """
+
+    static let kiosk = """
+        <!doctype html>
+        <html lang="{{page.language}}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{page.title}}</title>
+        <link rel="stylesheet" href="/style.css">
+        <link rel="stylesheet" href="/routes.css?v={{page.feedTag}}">
+        <script src="/kiosk.js" defer></script>
+        </head>
+        <body class="kiosk" data-home="{{home}}" data-idle="{{idleSeconds}}" data-language="{{page.language}}">
+        <main id="board" aria-live="polite">
+        <p class="status">{{loading}}</p>
+        </main>
+        <footer class="kiosk-bar">
+        <span id="hint">{{hint}}</span>
+        <a class="lang" id="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
+        <a class="plan-link" href="/plan?from={{home}}&amp;lang={{page.language}}">{{planLabel}}</a>
+        </footer>
+        </body>
+        </html>
+
+        """
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import KioskConfiguration
+import Logging
+import ServiceLifecycle
+import Synchronization
+import TransitStore
+import WebService
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the labels' phone pages, the JSON API and the browser kiosk over HTTP.",
+        discussion: """
+            Pages: / (search), /s/CODE (the URL the labels print), /plan, /kiosk (the kiosk in a browser). API:
+            /api/v1/stops/ID, /api/v1/stops?q=NAME or ?near=LAT,LON, /api/v1/plan, /api/v1/resolve, /api/v1/feed,
+            described by /api/v1/openapi.json; /health and /metrics (Prometheus). Settings come from the config's
+            [server] section; --host and --port override it. Listens on loopback unless told otherwise.
+            When 'kiosk import' replaces the database file, the server switches to it without a restart.
+            SIGTERM or SIGINT: stop accepting, finish the requests in flight, exit 0.
+            """
+    )
+
+    @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var configOption: ConfigOption
+
+    @Option(help: "Address to listen on (default: [server] host, else 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on, 0 for any free one (default: [server] port, else 8080).")
+    var port: Int?
+
+    @Flag(name: .shortAndLong, help: "Log at debug level (the access log is at info level).")
+    var verbose = false
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) {
+            throw ValidationError("--port must be between 0 and 65535 (got \(port))")
+        }
+        if let host, host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || ".:-_".contains($0) }) {
+            throw ValidationError("--host must be an IP address or host name such as 127.0.0.1")
+        }
+    }
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        let logger = Logger(label: "stopkiosk.web")
+        var config = try configOption.load()
+        if let host { config.server.host = host }
+        if let port { config.server.port = port }
+        let path = try database.db ?? config.databasePath ?? DefaultDatabase.samplePath()
+        let service: WebService
+        do {
+            let databases = try LiveRouteDatabase(
+                path: path, checkInterval: .milliseconds(config.server.reloadCheckMilliseconds)
+            ) { event in
+                switch event {
+                case let .opened(path, hash, generation):
+                    logger.info(
+                        "route database \(path) in service (feed \(hash.prefix(12)), generation \(generation))")
+                case let .reloadFailed(path, reason):
+                    logger.error(
+                        "route database \(path) was replaced but cannot be opened: \(reason); keeping the previous one")
+                }
+            }
+            service = try WebService(config: config, databases: databases, logger: logger)
+        } catch let error as LookupError {
+            printError("error: \(error)")
+            throw ExitCode(ExitStatus.badInput)
+        }
+        let server = config.server
+        let scanner = try WebScanOptions.scanService(for: service, config: config, logger: logger)
+        let application = service.application(
+            host: server.host, port: server.port, services: scanner.map { [$0] } ?? []
+        ) { channel in
+            let address = channel.localAddress
+            printError(
+                "kiosk serve: listening on http://\(address?.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? server.host):\(address?.port ?? server.port)"
+            )
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let failure = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await group.run()
+            } catch {
+                failure.withLock { $0 = String(describing: error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let message = failure.withLock({ $0 }) {
+            printError("error: kiosk serve: \(message)")
+            throw ExitCode(ExitStatus.failure)
+        }
+    }
+}
+
+/// The scan service behind `/kiosk`: none until `[server] scan_source` names one.
+enum WebScanOptions {
+    static func scanService(for service: WebService, config: KioskConfig, logger: Logger) throws -> (any Service)? {
+        nil
+    }
+}

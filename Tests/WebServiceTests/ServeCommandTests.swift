@@ -1,0 +1,45 @@
+import Foundation
+import KioskTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `kiosk serve` as a process: loopback by default, the access log, exit 0 on SIGTERM, bad settings refused.
+@Suite struct ServeCommandTests {
+    @Test func servesOnLoopbackLogsAccessAndStopsOnSIGTERM() async throws {
+        let server = try Programs.startKiosk(
+            ["serve", "--port", "0", "--db", TestSupport.sampleDatabase], mergeOutput: true)
+        var address: String?
+        _ = server.waitForOutput(limit: 120) { output in
+            address = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
+                String($0[$0.range(of: "http://")!.lowerBound...])
+            }
+            return address != nil
+        }
+        let base = try #require(address, "no 'listening on' line: \(server.output)")
+        #expect(base.hasPrefix("http://127.0.0.1:"))
+        let (data, response) = try await URLSession.shared.data(from: URL(string: base + "/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"status\":\"ok\""))
+        #expect(server.waitForOutput(limit: 30) { $0.contains("GET '/health' 200") }, "\(server.output)")
+        server.signal(SIGTERM)
+        let result = server.wait(limit: 60)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.signal == nil)
+    }
+
+    @Test func badSettingsAreRefusedWithStatusTwo() throws {
+        let port = try Programs.runKiosk(["serve", "--port", "70000"])
+        #expect(port.status == 2)
+        #expect(port.stderr.contains("--port must be between 0 and 65535"))
+        let missing = try Programs.runKiosk(["serve", "--db", "/nonexistent/routes.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/routes.sqlite does not exist"))
+        let folder = TemporaryFolder.make("serve-config", files: ["kiosk.toml": "[server]\nport = \"eighty\"\n"])
+        let config = try Programs.runKiosk(["serve", "--config", folder.appendingPathComponent("kiosk.toml").path])
+        #expect(config.status == 2)
+        #expect(config.stderr.contains("server.port: must be a whole number"), "\(config.stderr)")
+    }
+}
