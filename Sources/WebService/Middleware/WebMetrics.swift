@@ -85,7 +85,8 @@ struct MetricsMiddleware: RouterMiddleware {
             ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(request.method.rawValue)
             ? request.method.rawValue : "other"
         metrics.recordRequest(
-            route: context.endpointPath ?? "unmatched", method: method, status: Int(response.status.code),
+            route: context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched", method: method,
+            status: Int(response.status.code),
             duration: ContinuousClock.now - start)
         return response
     }

@@ -133,6 +133,20 @@ struct PageRoutes {
         var nearby: [Near]
         var noNearby: String
         var updated: String
+        // Mustache reads stored properties only (through Mirror): set by `finished()`.
+        var has_routes = false
+        var has_departures = false
+        var has_spans = false
+        var has_nearby = false
+
+        func finished() -> StopPage {
+            var page = self
+            page.has_routes = !routes.isEmpty
+            page.has_departures = !departures.isEmpty
+            page.has_spans = !spans.isEmpty
+            page.has_nearby = !nearby.isEmpty
+            return page
+        }
     }
 
     struct MessagePage {
@@ -281,7 +295,7 @@ struct PageRoutes {
             noNearby: Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang),
             updated:
                 "\(LocalTime.iso8601(view.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(view.timeZone)"
-        )
+        ).finished()
     }
 
     // MARK: - Plan

@@ -62,20 +62,20 @@ enum PageTemplates {
         {{>head}}
         <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
         {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
-        {{#routes.0}}
+        {{#has_routes}}
         <section aria-labelledby="routes-h"><h2 id="routes-h">{{routesHeading}}</h2>
         <ul class="routes">
         {{#routes}}<li><span class="badge {{colourClass}}">{{label}}</span> <span class="mode">{{mode}}</span> → {{towards}}</li>
         {{/routes}}
         </ul></section>
-        {{/routes.0}}
+        {{/has_routes}}
         <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
-        {{#departures.0}}
+        {{#has_departures}}
         <table class="departures"><tbody>
         {{#departures}}<tr><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}</td><td class="due">{{due}}</td></tr>
         {{/departures}}
         </tbody></table>
-        {{/departures.0}}
+        {{/has_departures}}
         {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
         {{#nextNote}}<p>{{nextNote}}</p>{{/nextNote}}
         </section>
@@ -87,21 +87,21 @@ enum PageTemplates {
         <div class="row"><input id="to" name="to" type="search" required maxlength="200" autocomplete="off">
         <button type="submit">{{planLabel}}</button></div>
         </form></section>
-        {{#spans.0}}
+        {{#has_spans}}
         <section aria-labelledby="span-h"><h2 id="span-h">{{spansHeading}}</h2>
         <table class="spans"><tbody>
         {{#spans}}<tr><td><span class="badge {{colourClass}}">{{label}}</span></td><td>{{towards}}</td><td class="time">{{first}} – {{last}}</td></tr>
         {{/spans}}
         </tbody></table></section>
-        {{/spans.0}}
+        {{/has_spans}}
         <section aria-labelledby="near-h"><h2 id="near-h">{{nearbyHeading}}</h2>
-        {{#nearby.0}}
+        {{#has_nearby}}
         <ul class="stops">
         {{#nearby}}<li><a href="{{href}}"><span class="name">{{name}}</span>{{#code}} <span class="code">{{code}}</span>{{/code}}</a><span class="detail">{{distance}} · {{routes}}</span></li>
         {{/nearby}}
         </ul>
-        {{/nearby.0}}
-        {{^nearby.0}}<p>{{noNearby}}</p>{{/nearby.0}}
+        {{/has_nearby}}
+        {{^has_nearby}}<p>{{noNearby}}</p>{{/has_nearby}}
         </section>
         <p class="updated">{{updated}}</p>
         {{>foot}}
