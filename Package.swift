@@ -266,6 +266,7 @@ let package = Package(
                 "TripPlanning", "SampleData", "KioskTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
