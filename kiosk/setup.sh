@@ -17,6 +17,7 @@ packages=(
   python3                         # the sample-feed scaler used by the benchmarks
   python3-pip                     # gtfs-realtime-bindings, the realtime tests' independent decoder
   protobuf-compiler               # protoc, for kiosk/tools/generate-realtime-proto.sh
+  chromium chromium-driver        # kiosk serve: the browser tests (headless Chromium through WebDriver)
 )
 
 missing=()
@@ -37,5 +38,14 @@ python3 -c 'import google.transit.gtfs_realtime_pb2' 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check gtfs-realtime-bindings >&2 \
   || python3 -m pip install -q --disable-pip-version-check --break-system-packages gtfs-realtime-bindings >&2 \
   || echo "setup: could not install gtfs-realtime-bindings; the realtime cross-check test will fail until it is" >&2
+
+# kiosk serve's tests: the OpenAPI contract check and the browser tests (Selenium, axe-core).
+for module in openapi_spec_validator:openapi-spec-validator openapi_schema_validator:openapi-schema-validator \
+  selenium:selenium axe_selenium_python:axe-selenium-python; do
+  python3 -c "import ${module%%:*}" 2>/dev/null \
+    || python3 -m pip install -q --disable-pip-version-check "${module##*:}" >&2 \
+    || python3 -m pip install -q --disable-pip-version-check --break-system-packages "${module##*:}" >&2 \
+    || echo "setup: could not install ${module##*:}; the kiosk serve tests that need it will fail until it is" >&2
+done
 
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6.x toolchain required)" >&2; exit 1; }

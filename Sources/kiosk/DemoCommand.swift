@@ -57,6 +57,15 @@ struct DemoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the log here.", valueName: "file"))
     var log: String?
 
+    @Flag(
+        help:
+            "Run the demo in a browser instead: kiosk serve on the sample network with the recorded session as its camera; open the printed /kiosk URL."
+    )
+    var web = false
+
+    @Option(help: "With --web: the port to listen on (loopback; 0 picks a free one).")
+    var port = 8080
+
     @Option(help: .hidden)
     var record: String?
 
@@ -74,7 +83,7 @@ struct DemoCommand: ParsableCommand {
             try DemoRecording.make(into: record, labelImages: labelImages)
             return
         }
-        KioskLogging.bootstrap(file: log, verbose: false)
+        if !web { KioskLogging.bootstrap(file: log, verbose: false) }  // kiosk serve sets up its own access log
         let databasePath: String
         let database: RouteDatabase
         do {
@@ -128,6 +137,16 @@ struct DemoCommand: ParsableCommand {
         config.idleTimeoutSeconds = idleTimeout
         config.homeStop = demoSession.homeStop
         config.databasePath = databasePath
+        if web {
+            config.server.port = port
+            config.server.scanSource = "demo"
+            printError(
+                "kiosk demo --web: open http://127.0.0.1:\(port == 0 ? "PORT" : String(port))/kiosk (Ctrl-C ends)")
+            try ServeRunner.run(
+                config: config, databasePath: databasePath, verbose: false,
+                clockOffset: start.timeIntervalSinceNow, demo: (demoSession, videoPath))
+            return
+        }
         var options = KioskRunOptions(
             config: config, databasePath: databasePath,
             input: .demo(demoSession, videoPath: videoPath, loop: !once), context: ScreenContext(demo: true))

@@ -3,6 +3,9 @@ import Dispatch
 import Foundation
 import KioskConfiguration
 import Logging
+import SampleData
+import ScanService
+import Scanning
 import ServiceLifecycle
 import Synchronization
 import TransitStore
@@ -32,6 +35,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on, 0 for any free one (default: [server] port, else 8080).")
     var port: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "What /kiosk scans: camera, demo, off, or a Y4M file or image folder to replay (default: [server] scan_source).",
+            valueName: "source"))
+    var scanSource: String?
+
     @Flag(name: .shortAndLong, help: "Log at debug level (the access log is at info level).")
     var verbose = false
 
@@ -45,16 +54,33 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        var config = try configOption.load()
+        if let host { config.server.host = host }
+        if let port { config.server.port = port }
+        if let scanSource {
+            guard ["camera", "demo", "off"].contains(scanSource) || scanSource.hasPrefix("/") else {
+                printError("error: --scan-source must be camera, demo, off or an absolute path (got '\(scanSource)')")
+                throw ExitCode(ExitStatus.badInput)
+            }
+            config.server.scanSource = scanSource
+        }
+        let path = try database.db ?? config.databasePath ?? DefaultDatabase.samplePath()
+        try ServeRunner.run(config: config, databasePath: path, verbose: verbose)
+    }
+}
+
+/// Runs the web service until SIGTERM or SIGINT: `kiosk serve` and `kiosk demo --web`.
+enum ServeRunner {
+    static func run(
+        config: KioskConfig, databasePath path: String, verbose: Bool, clockOffset: TimeInterval = 0,
+        demo: (DemoSession, String)? = nil
+    ) throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = verbose ? .debug : .info
             return handler
         }
         let logger = Logger(label: "stopkiosk.web")
-        var config = try configOption.load()
-        if let host { config.server.host = host }
-        if let port { config.server.port = port }
-        let path = try database.db ?? config.databasePath ?? DefaultDatabase.samplePath()
         let service: WebService
         do {
             let databases = try LiveRouteDatabase(
@@ -69,13 +95,14 @@ struct ServeCommand: ParsableCommand {
                         "route database \(path) was replaced but cannot be opened: \(reason); keeping the previous one")
                 }
             }
-            service = try WebService(config: config, databases: databases, logger: logger)
+            service = try WebService(
+                config: config, databases: databases, logger: logger, now: { Date().addingTimeInterval(clockOffset) })
         } catch let error as LookupError {
             printError("error: \(error)")
             throw ExitCode(ExitStatus.badInput)
         }
         let server = config.server
-        let scanner = try WebScanOptions.scanService(for: service, config: config, logger: logger)
+        let scanner = try WebScanOptions.scanService(for: service, config: config, demo: demo)
         let application = service.application(
             host: server.host, port: server.port, services: scanner.map { [$0] } ?? []
         ) { channel in
@@ -105,9 +132,52 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// The scan service behind `/kiosk`: none until `[server] scan_source` names one.
+/// The scan service behind `/kiosk`, from `[server] scan_source` (or `--scan-source`).
 enum WebScanOptions {
-    static func scanService(for service: WebService, config: KioskConfig, logger: Logger) throws -> (any Service)? {
-        nil
+    static func scanService(
+        for service: WebService, config: KioskConfig, demo: (DemoSession, String)?
+    ) throws
+        -> WebScanService?
+    {
+        let source = config.server.scanSource
+        switch source {
+        case "off":
+            return nil
+        case "camera":
+            return WebScanService(
+                source: .camera(
+                    CameraConfiguration(
+                        device: config.cameraDevice, width: config.cameraWidth, height: config.cameraHeight,
+                        framesPerSecond: Double(config.cameraFramesPerSecond))), web: service)
+        case "demo":
+            if let demo { return WebScanService(source: .demo(demo.0, videoPath: demo.1), web: service) }
+            guard
+                let sessionPath = DemoSessionLocator.find(
+                    resourceDirectory: SampleData.sampleNetworkFeed.deletingLastPathComponent())
+            else {
+                printError("error: the recorded demo session is not installed with this build; use kiosk demo --web")
+                throw ExitCode(ExitStatus.badInput)
+            }
+            let session: DemoSession
+            do { session = try DemoSession.load(sessionPath) } catch {
+                printError("error: cannot read the demo session \(sessionPath): \(error)")
+                throw ExitCode(ExitStatus.badInput)
+            }
+            let video = URL(fileURLWithPath: sessionPath).deletingLastPathComponent().appendingPathComponent(
+                session.video
+            ).path
+            return WebScanService(source: .demo(session, videoPath: video), web: service)
+        default:
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+                printError("error: scan source \(source) does not exist")
+                throw ExitCode(ExitStatus.badInput)
+            }
+            return WebScanService(
+                source: .replay(
+                    isDirectory.boolValue
+                        ? .imageFolder(path: source, loop: true, pacing: .framesPerSecond(2))
+                        : .video(path: source, loop: true, pacing: .native)), web: service)
+        }
     }
 }

@@ -14,7 +14,8 @@ struct PageRenderer: Sendable {
         for (name, text) in [
             ("head", PageTemplates.head), ("foot", PageTemplates.foot), ("searchForm", PageTemplates.searchForm),
             ("search", PageTemplates.search), ("stop", PageTemplates.stop), ("plan", PageTemplates.plan),
-            ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk),
+            ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
+            ("prompt", PageTemplates.prompt),
         ] {
             library.register(try MustacheTemplate(string: text), named: name)
         }

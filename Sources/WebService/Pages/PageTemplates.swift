@@ -142,6 +142,29 @@ enum PageTemplates {
         {{>foot}}
         """
 
+    /// The `/kiosk` board for one stop: a fragment the page puts in place (the phone page's model).
+    static let board = """
+        <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
+        {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
+        <h2>{{departuresHeading}}</h2>
+        {{#has_departures}}
+        <table class="departures"><tbody>
+        {{#departures}}<tr><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}</td><td class="due">{{due}}</td></tr>
+        {{/departures}}
+        </tbody></table>
+        {{/has_departures}}
+        {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
+        {{#nextNote}}<p>{{nextNote}}</p>{{/nextNote}}
+        <p class="updated">{{updated}}</p>
+
+        """
+
+    static let prompt = """
+        <h1>{{heading}}</h1>
+        <p class="facts">{{detail}}</p>
+
+        """
+
     static let kiosk = """
         <!doctype html>
         <html lang="{{page.language}}">
@@ -153,7 +176,7 @@ enum PageTemplates {
         <link rel="stylesheet" href="/routes.css?v={{page.feedTag}}">
         <script src="/kiosk.js" defer></script>
         </head>
-        <body class="kiosk" data-home="{{home}}" data-idle="{{idleSeconds}}" data-language="{{page.language}}">
+        <body class="kiosk" data-home="{{home}}" data-idle="{{idleSeconds}}" data-language="{{page.language}}" data-unavailable="{{unavailable}}" data-reconnecting="{{reconnecting}}">
         <main id="board" aria-live="polite">
         <p class="status">{{loading}}</p>
         </main>

@@ -1,13 +1,143 @@
+import Foundation
 import Hummingbird
+import ServiceLifecycle
+import StopPresentation
+import Synchronization
+import TransitModel
+import TransitStore
 
-/// `/kiosk`: the browser kiosk and its event stream.
+/// `/kiosk`: the kiosk in a browser (a touchscreen or a TV in Chromium's kiosk mode). The page shows the home
+/// stop's board; `/kiosk/events` pushes each scan of the server's scan service over Server-Sent Events, the page
+/// then shows that stop (fetched as a server-rendered fragment from `/kiosk/board`) and returns home after the
+/// configured idle time. When the server or its data is unreachable the page says so and reconnects by itself.
 struct KioskRoutes {
     let service: WebService
 
-    func register(on router: Router<WebRequestContext>) {}
+    func register(on router: Router<WebRequestContext>) {
+        router.resource("/kiosk") { request, _ in
+            let lang = LanguageChoice.pick(request: request, config: service.config)
+            let database = service.databases.current()
+            let home = service.config.homeStop.flatMap { try? database.resolveStop(.idOrCode($0)).stop.id } ?? ""
+            let model = KioskPage(
+                page: PageRenderer.Frame(
+                    language: lang, title: "StopKiosk", path: "/kiosk", feedTag: String(database.feedHash.prefix(12))),
+                home: home, idleSeconds: service.config.idleTimeoutSeconds,
+                loading: Message.loadingStop.text(lang), hint: Message.holdCodePrompt.text(lang),
+                planLabel: Message.webPlanTitle.text(lang),
+                unavailable: Message.webInformationUnavailable.text(lang),
+                reconnecting: Message.webReconnecting.text(lang))
+            var response = Responses.html(service.pages.render(model, "kiosk"), cacheSeconds: nil)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        router.resource("/kiosk.js") { _, _ in
+            Responses.body(KioskScript.javascript, contentType: "text/javascript; charset=utf-8", cacheSeconds: 300)
+        }
+        router.resource("/kiosk/board") { request, _ in try board(request) }
+        router.resource("/kiosk/events") { _, _ in events() }
+    }
+
+    struct KioskPage {
+        var page: PageRenderer.Frame
+        var home: String
+        var idleSeconds: Int
+        var loading: String
+        var hint: String
+        var planLabel: String
+        var unavailable: String
+        var reconnecting: String
+    }
+
+    struct Prompt {
+        var heading: String
+        var detail: String
+    }
+
+    /// The board fragment for a stop (the same model as the phone page), or the scan prompt without one.
+    func board(_ request: Request) throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = LanguageChoice.pick(request: request, config: service.config)
+        let database = service.databases.current()
+        var response: Response
+        if let stopID = query["stop"], !stopID.isEmpty {
+            do {
+                let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(stopID)))
+                let view = try database.stopView(
+                    for: stop, at: service.now(), windowMinutes: service.config.windowMinutes,
+                    nearbyRadiusMeters: service.config.nearbyRadiusMeters)
+                let frame = PageRenderer.Frame(language: lang, title: view.stop.name, path: "/kiosk", feedTag: "")
+                response = Responses.html(
+                    service.pages.render(PageRoutes.stopModel(view, language: lang, frame: frame), "board"),
+                    cacheSeconds: nil)
+            } catch let error as LookupError {
+                throw Problem.from(error, atGiven: false)
+            }
+        } else {
+            response = Responses.html(
+                service.pages.render(
+                    Prompt(
+                        heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang)),
+                    "prompt"), cacheSeconds: nil)
+        }
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// `text/event-stream`: `event: scan` with the scan as JSON, a comment every 15 s so that both ends notice a
+    /// dead connection, `retry: 2000` so the browser reconnects within two seconds. Ends on graceful shutdown.
+    func events() -> Response {
+        let scans = service.scans
+        var headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8"]
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let (id, stream) = scans.subscribe()
+                try await withGracefulShutdownHandler {
+                    try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
+                    for await event in stream {
+                        try await writer.write(ByteBuffer(string: event))
+                    }
+                } onGracefulShutdown: {
+                    scans.unsubscribe(id)
+                }
+                scans.unsubscribe(id)
+                try await writer.finish(nil)
+            })
+    }
 }
 
-/// Hands scans from the server's scan service to every `/kiosk` page listening.
+/// Hands scans from the server's scan service to every `/kiosk` page listening (one `AsyncStream` each).
 public final class ScanBroadcaster: Sendable {
-    init() {}
+    private let subscribers = Mutex<[UUID: AsyncStream<String>.Continuation]>([:])
+    private let heartbeat: Duration
+
+    init(heartbeat: Duration = .seconds(15)) { self.heartbeat = heartbeat }
+
+    var count: Int { subscribers.withLock { $0.count } }
+
+    func subscribe() -> (UUID, AsyncStream<String>) {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let interval = heartbeat
+        let beat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                continuation.yield(": ping\n\n")
+            }
+        }
+        continuation.onTermination = { _ in beat.cancel() }
+        subscribers.withLock { $0[id] = continuation }
+        return (id, stream)
+    }
+
+    func unsubscribe(_ id: UUID) {
+        subscribers.withLock { $0.removeValue(forKey: id) }?.finish()
+    }
+
+    /// Sends one event (`event: NAME`, one `data:` line of JSON) to every listener.
+    public func publish(event name: String, json: String) {
+        let text = "event: \(name)\ndata: \(json.replacingOccurrences(of: "\n", with: " "))\n\n"
+        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(text) }
+    }
 }
