@@ -73,7 +73,12 @@ enum KioskScript {
           events.addEventListener("scan", function (message) {
             var scan;
             try { scan = JSON.parse(message.data); } catch (e) { return; }
-            if (scan.status === "stop" && scan.stop_id) { show(scan.stop_id); }
+            if (scan.status === "stop" && scan.stop_id) {
+              var received = performance.now();
+              show(scan.stop_id).then(function () {
+                board.dataset.shownAfterMs = String(Math.round(performance.now() - received));
+              });
+            }
             else if (scan.message) { notice(scan.message[lang] || scan.message.es || ""); }
           });
           events.addEventListener("camera", function (message) {

@@ -34,7 +34,7 @@ enum PageTemplates {
     static let searchForm = """
         <form class="search" action="/" method="get" role="search">
         <label for="q">{{page.searchHint}}</label>
-        <div class="row"><input id="q" name="q" type="search" value="{{page.query}}" autocomplete="off" maxlength="200">
+        <div class="row"><input id="q" name="q" type="search" value="{{page.query}}" maxlength="200">
         <input type="hidden" name="lang" value="{{page.language}}">
         <button type="submit">{{page.searchLabel}}</button></div>
         </form>
@@ -84,7 +84,7 @@ enum PageTemplates {
         <input type="hidden" name="from" value="{{stopID}}">
         <input type="hidden" name="lang" value="{{page.language}}">
         <label for="to">{{toLabel}}</label>
-        <div class="row"><input id="to" name="to" type="search" required maxlength="200" autocomplete="off">
+        <div class="row"><input id="to" name="to" type="search" required maxlength="200">
         <button type="submit">{{planLabel}}</button></div>
         </form></section>
         {{#has_spans}}
@@ -112,8 +112,8 @@ enum PageTemplates {
         <h1>{{heading}}</h1>
         <form class="plan" action="/plan" method="get">
         <input type="hidden" name="lang" value="{{page.language}}">
-        <label for="from">{{fromLabel}}</label><input id="from" name="from" type="search" value="{{from}}" required maxlength="200" autocomplete="off">
-        <label for="to">{{toLabel}}</label><input id="to" name="to" type="search" value="{{to}}" required maxlength="200" autocomplete="off">
+        <label for="from">{{fromLabel}}</label><input id="from" name="from" type="search" value="{{from}}" required maxlength="200">
+        <label for="to">{{toLabel}}</label><input id="to" name="to" type="search" value="{{to}}" required maxlength="200">
         <label for="at">{{whenLabel}}</label><input id="at" name="at" type="datetime-local" value="{{at}}">
         <button type="submit">{{planLabel}}</button>
         </form>

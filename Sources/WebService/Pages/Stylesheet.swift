@@ -18,7 +18,7 @@ enum Stylesheet {
         .facts,.updated,.count,.detail{color:#444}
         .detail{display:block;font-size:.9rem}
         .updated{font-size:.85rem;margin-top:2rem}
-        .badge{display:inline-block;min-width:2.5rem;text-align:center;font-weight:700;padding:.1rem .4rem;border-radius:.3rem;border:2px solid #111;background:#fff;color:#111}
+        .badge{display:inline-block;white-space:nowrap;overflow-wrap:normal;min-width:2.5rem;text-align:center;font-weight:700;padding:.1rem .4rem;border-radius:.3rem;border:2px solid #111;background:#fff;color:#111}
         table{width:100%;border-collapse:collapse}
         td{padding:.45rem .25rem;border-bottom:1px solid #ccc;vertical-align:top}
         td.time{font-variant-numeric:tabular-nums;white-space:nowrap;font-weight:600}
@@ -46,7 +46,7 @@ enum Stylesheet {
         body.kiosk h2{border-color:#fff}
         body.kiosk td{border-color:#555;padding:.6rem .4rem}
         body.kiosk .badge{border-color:#fff}
-        body.kiosk .detail,body.kiosk .facts{color:#ddd}
+        body.kiosk .detail,body.kiosk .facts,body.kiosk .updated{color:#ddd}
         body.kiosk .status{font-size:2.5rem}
         body.kiosk .unavailable{border:4px solid #ffbf47;padding:1rem;color:#fff}
         body.kiosk .unavailable h1::before{content:"⚠ "}
