@@ -36,6 +36,8 @@ public enum KioskConfigFile {
         "timetable": ["window_minutes", "nearby_radius_meters", "max_transfers", "walk_radius_meters"],
         "scanner": ["symbologies", "debounce_seconds", "decoders"],
         "labels": ["url_template", "foreign_templates", "signature_policy", "public_keys", "feed_id"],
+        "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers"],
+        "update": ["gtfs_url", "headers"],
     ]
 
     /// Longest config file accepted: a real one is a few kilobytes.
@@ -198,6 +200,20 @@ public enum KioskConfigFile {
                 config.feedID = v
             }
         }
+        if let realtime = try reader.table(root, "realtime") {
+            config.realtime = try readRealtime(realtime, reader: reader)
+        }
+        if let update = try reader.table(root, "update") {
+            if let v = try reader.string(update, "gtfs_url", prefix: "update.") {
+                guard Self.isHTTPURL(v) else {
+                    throw reader.error(
+                        "update.gtfs_url",
+                        "must be the http:// or https:// URL of the agency's GTFS zip, not \"\(clean(v))\"")
+                }
+                config.updateURL = v
+            }
+            config.updateHeaders = try readHeaders(update, key: "update.headers", reader: reader)
+        }
         if config.signaturePolicy == .require && config.publicKeys.isEmpty {
             throw reader.error(
                 "labels.public_keys",
@@ -205,6 +221,83 @@ public enum KioskConfigFile {
         }
         return config
     }
+
+    /// `[realtime]`: each feed a file path or an http(s):// URL, the poll interval, the mode and request headers.
+    static func readRealtime(_ table: TOMLTable, reader: Reader) throws(KioskConfigError) -> RealtimeSettings {
+        var settings = RealtimeSettings()
+        for (key, path) in [
+            ("trip_updates", \RealtimeSettings.tripUpdates), ("alerts", \RealtimeSettings.alerts),
+            ("vehicle_positions", \RealtimeSettings.vehiclePositions),
+        ] {
+            guard let v = try reader.string(table, key, prefix: "realtime.") else { continue }
+            if v.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw reader.error(
+                    "realtime.\(key)", "is empty; give a file path or an http(s):// URL, or leave the key out")
+            }
+            if v.contains("://") {
+                guard Self.isHTTPURL(v) else {
+                    throw reader.error(
+                        "realtime.\(key)", "\"\(clean(v))\" is neither a file path nor an http:// or https:// URL")
+                }
+            }
+            settings[keyPath: path] = v
+        }
+        if let v = try reader.int(table, "poll_seconds", RealtimeSettings.pollSecondsRange, prefix: "realtime.") {
+            settings.pollSeconds = v
+        }
+        if let v = try reader.string(table, "mode", prefix: "realtime.") {
+            guard let mode = RealtimeMode(rawValue: v) else {
+                throw reader.error("realtime.mode", "must be \"online\", \"mixed\" or \"offline\", not \"\(clean(v))\"")
+            }
+            settings.mode = mode
+        }
+        settings.headers = try readHeaders(table, key: "realtime.headers", reader: reader)
+        if settings.mode == .online && settings.tripUpdates == nil {
+            throw reader.error(
+                "realtime.mode",
+                "\"online\" shows only live departures and needs trip_updates; set it, or use \"mixed\"")
+        }
+        if let problem = settings.problems.first {
+            throw KioskConfigError(file: reader.file, key: nil, problem: problem)
+        }
+        return settings
+    }
+
+    /// `headers = { "name" = "value", … }` in a table: request headers (API keys), names checked as HTTP tokens.
+    static func readHeaders(
+        _ table: TOMLTable, key: String, reader: Reader
+    ) throws(KioskConfigError) -> [String: String] {
+        guard let value = table["headers"] else { return [:] }
+        guard let headers = value.table else {
+            throw reader.error(
+                key,
+                "must be a table of header names and values, e.g. headers = { \"x-api-key\" = \"…\" }, not a \(value.type)"
+            )
+        }
+        var result: [String: String] = [:]
+        for name in headers.keys.sorted() {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ Self.tokenCharacters.contains($0) }) else {
+                throw reader.error(
+                    "\(key).\(clean(name))", "\"\(clean(name))\" is not an HTTP header name (letters, digits, - and _)")
+            }
+            guard let text = try reader.string(headers, name, prefix: "\(key).") else { continue }
+            result[name] = text
+        }
+        return result
+    }
+
+    /// Whether `text` is an http:// or https:// URL with a host.
+    public static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
+    /// Characters of an HTTP header name (RFC 9110 token).
+    static let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(
+        CharacterSet(charactersIn: "a"..."z")
+    ).union(CharacterSet(charactersIn: "A"..."Z")).union(CharacterSet(charactersIn: "0"..."9"))
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text, maxLength: 60) }
 
