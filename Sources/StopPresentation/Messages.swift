@@ -79,6 +79,30 @@ public enum Message: Sendable, Equatable {
     case take(route: String, headsign: String, stop: String)
     case getOffAt(stop: String, stops: Int)
 
+    // MARK: - Live departures (GTFS-Realtime, issue 14)
+    /// A departure with a live prediction (symbol and word: never colour alone).
+    case liveMark
+    /// A departure shown from the timetable while live data is in force.
+    case scheduledMark
+    /// A live departure on time.
+    case onTime
+    /// A live departure this many minutes late (positive) or early (negative).
+    case delayMinutes(Int)
+    /// The timetable time of a live departure.
+    case scheduledAt(String)
+    case canceled
+    /// A trip the timetable does not have.
+    case addedTrip
+    /// Live data stopped: since when (a clock time), or nil if there never was any.
+    case liveUnavailableSince(String?)
+    /// After `liveUnavailableSince` in mixed mode.
+    case showingTimetable
+    /// Online mode without fresh live data: no departures are shown.
+    case liveOnlyNoneShown
+    case alertsHeading
+    /// `kiosk plan` with live data configured: the planner uses the timetable.
+    case plansUseTimetable
+
     public func text(_ language: Language) -> String {
         let es = language == .es
         switch self {
@@ -204,6 +228,31 @@ public enum Message: Sendable, Equatable {
             return es
                 ? "Baje en \(stop) (\(stops) parada\(stops == 1 ? "" : "s"))"
                 : "Get off at \(stop) (\(stops) stop\(stops == 1 ? "" : "s"))"
+
+        // MARK: - Live departures (GTFS-Realtime, issue 14)
+        case .liveMark: return es ? "● en vivo" : "● live"
+        case .scheduledMark: return es ? "○ horario" : "○ timetable"
+        case .onTime: return es ? "a tiempo" : "on time"
+        case let .delayMinutes(m):
+            let sign = m < 0 ? "−" : "+"
+            return "\(sign)\(abs(m)) min"
+        case let .scheduledAt(clock): return es ? "programado \(clock)" : "scheduled \(clock)"
+        case .canceled: return es ? "✕ cancelado" : "✕ cancelled"
+        case .addedTrip: return es ? "servicio adicional" : "extra service"
+        case let .liveUnavailableSince(clock):
+            guard let clock else { return es ? "Información en vivo no disponible" : "Live information unavailable" }
+            return es
+                ? "Información en vivo no disponible desde las \(clock)" : "Live information unavailable since \(clock)"
+        case .showingTimetable: return es ? "Se muestra el horario." : "Showing the timetable."
+        case .liveOnlyNoneShown:
+            return es
+                ? "Este quiosco muestra solo salidas en vivo, y ahora no las hay."
+                : "This kiosk shows live departures only, and none are available now."
+        case .alertsHeading: return es ? "Avisos" : "Service alerts"
+        case .plansUseTimetable:
+            return es
+                ? "Los viajes se calculan con el horario programado, no con los tiempos en vivo."
+                : "Journeys are planned on the timetable, not on live times."
         }
     }
 }

@@ -61,9 +61,11 @@ struct PlanCommand: ParsableCommand {
             let instant = try moment.instant(in: routes.timeZone)
             let origin = try routes.resolveEndpoint(from)
             let destination = try routes.resolveEndpoint(to)
-            let plan = try routes.plan(
+            var plan = try routes.plan(
                 from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
                 rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
+            // The planner runs on the timetable; with live data configured, the plan says so.
+            if config.realtime.hasFeeds && config.realtime.mode != .offline { plan.liveTimesUsed = false }
             print(
                 output.json
                     ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
