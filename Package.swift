@@ -128,7 +128,8 @@ let package = Package(
             name: "TerminalKiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "Scanning", "StopPresentation",
-                "KioskConfiguration", "ScanService", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+                "KioskConfiguration", "ScanService", "SystemSupport", "Realtime",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -138,7 +139,7 @@ let package = Package(
             name: "SampleData",
             path: "assets",
             sources: ["SampleData.swift"],
-            resources: [.copy("sample-network"), .copy("demo")],
+            resources: [.copy("sample-network"), .copy("demo"), .copy("realtime")],
             swiftSettings: strict
         ),
 

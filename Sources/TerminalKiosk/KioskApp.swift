@@ -1,6 +1,7 @@
 import Foundation
 import KioskConfiguration
 import Logging
+import Realtime
 import ScanService
 import Scanning
 import StopCodes
@@ -40,6 +41,8 @@ public final class KioskApp {
     /// terminal), the most recent 10,000: the hook for the latency benchmark and the demo's summary.
     public private(set) var scanToScreenNanos: [UInt64] = []
     private var pendingScanArrival: UInt64?
+    /// Live departures, polled off this loop (`[realtime]` in the config).
+    private let livePolling = LiveFeedPolling()
 
     public init(options: KioskRunOptions) {
         self.options = options
@@ -60,6 +63,7 @@ public final class KioskApp {
             size = terminal.size()
         }
         defer {
+            livePolling.stop()
             control.stop()
             if !options.plainText { terminal.restore() }
         }
@@ -216,9 +220,17 @@ public final class KioskApp {
     }
 
     private func board(for stop: ResolvedStop, _ database: RouteDatabase) throws -> KioskStopBoard {
-        let view = try database.stopView(
-            for: stop, at: now, windowMinutes: options.config.windowMinutes,
-            nearbyRadiusMeters: options.config.nearbyRadiusMeters)
+        let view: StopView
+        if let live = livePolling.live {
+            view = try database.liveStopView(
+                for: stop, at: now, windowMinutes: options.config.windowMinutes,
+                nearbyRadiusMeters: options.config.nearbyRadiusMeters, live: live, now: now,
+                language: state.language.rawValue)
+        } else {
+            view = try database.stopView(
+                for: stop, at: now, windowMinutes: options.config.windowMinutes,
+                nearbyRadiusMeters: options.config.nearbyRadiusMeters)
+        }
         return KioskStopBoard(stop: stop, view: view)
     }
 
@@ -253,8 +265,22 @@ public final class KioskApp {
             logger.error("route database unavailable", metadata: ["path": "\(path)", "error": "\(error)"])
         }
         control.setDatabase(database)
+        startLivePolling()
         apply(.databaseStatus(databaseStatus()))
         serviceDay = database.map { ServiceDate.containing(now, in: $0.timeZone) }
+    }
+
+    /// (Re)starts polling the live feeds against the database now open (matching needs its timetable).
+    private func startLivePolling() {
+        guard let database else {
+            livePolling.stop()
+            return
+        }
+        let offset = options.clockOffset
+        let queue = self.queue
+        livePolling.start(
+            settings: options.config.realtime, database: database,
+            clock: { Date().addingTimeInterval(offset) }, changed: { queue.post(.kiosk(.liveDataChanged)) })
     }
 
     private func databaseStatus() -> KioskDatabaseStatus {

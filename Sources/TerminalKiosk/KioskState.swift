@@ -205,6 +205,8 @@ public enum KioskEvent: Sendable, Equatable {
     case camera(KioskCameraStatus)
     /// A new import replaced the database file: reload at the next idle moment.
     case databaseChanged
+    /// A poll of the live feeds finished: the board on screen is rebuilt with the new data.
+    case liveDataChanged
     /// The database was (re)opened, or its status changed (a new day outside the service dates).
     case databaseStatus(KioskDatabaseStatus)
     case homeLoaded(Result<KioskStopBoard, KioskFailureBox>)
@@ -274,6 +276,8 @@ public struct KioskState: Sendable, Equatable {
         switch event {
         case .tick:
             return tick(minuteChanged: minute(of: now) != previousMinute)
+        case .liveDataChanged:
+            return refreshBoard()
         case let .key(key):
             lastActivity = now
             return handleKey(key)
@@ -341,15 +345,19 @@ public struct KioskState: Sendable, Equatable {
             effects += reloadIfIdle()
             if !effects.isEmpty { return effects }
         }
-        if minuteChanged {
-            switch screen {
-            case .idle: effects.append(.loadHome)
-            case let .stop(stop):
-                if let resolved = stop.stop { effects.append(.loadStop(.resolved(resolved))) }
-            case .entry, .plan: break
-            }
-        }
+        if minuteChanged { effects += refreshBoard() }
         return effects
+    }
+
+    /// The board on screen (idle or a stop), loaded again.
+    private func refreshBoard() -> [KioskEffect] {
+        switch screen {
+        case .idle: return [.loadHome]
+        case let .stop(stop):
+            if let resolved = stop.stop { return [.loadStop(.resolved(resolved))] }
+            return []
+        case .entry, .plan: return []
+        }
     }
 
     private mutating func goIdle() {

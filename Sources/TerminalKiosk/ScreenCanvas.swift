@@ -59,10 +59,12 @@ public struct CellStyle: Sendable, Hashable {
     public var dim = false
     public var reverse = false
     public var underline = false
+    /// Struck through (SGR 9): cancelled departures, which also say so in words.
+    public var strikethrough = false
 
     public init(
         foreground: ScreenColor? = nil, background: ScreenColor? = nil, bold: Bool = false, dim: Bool = false,
-        reverse: Bool = false, underline: Bool = false
+        reverse: Bool = false, underline: Bool = false, strikethrough: Bool = false
     ) {
         self.foreground = foreground
         self.background = background
@@ -70,6 +72,7 @@ public struct CellStyle: Sendable, Hashable {
         self.dim = dim
         self.reverse = reverse
         self.underline = underline
+        self.strikethrough = strikethrough
     }
 
     public static let plain = CellStyle()

@@ -28,8 +28,12 @@ struct DemoCommand: ParsableCommand {
             switches Spanish/English; type a destination (e.g. "cumbaya"), ↑↓ to choose, Enter for the plan.
             Ctrl-C ends the demo.
 
-            The demo clock is the real one when the sample network has service at this hour; otherwise it starts
-            at 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets it.
+            Live departures: the demo polls the sample network's live scenario (assets/realtime: a delayed, a
+            cancelled and an extra trolleybus, a skipped stop and an alert, as published on 2026-11-25 at 07:59:40),
+            so its clock starts at 2026-11-25 08:00, when that data is live; it stops counting as live after five
+            minutes and the boards then say so. --realtime polls another feed (file or URL); --no-realtime shows
+            the timetable only, with the demo clock the real one when the sample network has service at this hour,
+            otherwise 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets the clock.
             When standard output is not a terminal, each screen is printed as plain text (80×24) instead.
             """
     )
@@ -50,6 +54,15 @@ struct DemoCommand: ParsableCommand {
     var lang: Language = .es
 
     @Option(
+        help: ArgumentHelp(
+            "Poll this GTFS-Realtime feed (file or http(s):// URL) instead of the sample's live scenario.",
+            valueName: "file-or-url"))
+    var realtime: String?
+
+    @Flag(help: "No live data: the timetable only.")
+    var noRealtime = false
+
+    @Option(
         help: ArgumentHelp("The recorded session (session.json) to play instead of the shipped one.", valueName: "file")
     )
     var session: String?
@@ -67,6 +80,7 @@ struct DemoCommand: ParsableCommand {
         guard (3...3600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be between 3 and 3600 seconds (got \(idleTimeout))")
         }
+        if noRealtime && realtime != nil { throw ValidationError("--realtime and --no-realtime exclude each other") }
     }
 
     func run() throws {
@@ -119,6 +133,9 @@ struct DemoCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.badInput)
             }
             start = date
+        } else if !noRealtime && realtime == nil {
+            // The live scenario is live at its own moment only.
+            start = LocalTime.parse(SampleData.realtimeScenarioInstant, in: database.timeZone) ?? Date()
         } else {
             start = Self.demoStart(now: Date(), database: database, fallback: demoSession.fallbackStart)
         }
@@ -128,6 +145,12 @@ struct DemoCommand: ParsableCommand {
         config.idleTimeoutSeconds = idleTimeout
         config.homeStop = demoSession.homeStop
         config.databasePath = databasePath
+        if !noRealtime {
+            // Read every 100 s: live for five minutes after the feed's time (three polls, at most 300 s).
+            config.realtime = RealtimeSettings(
+                tripUpdates: realtime ?? SampleData.realtimeScenario.path,
+                alerts: realtime ?? SampleData.realtimeScenario.path, pollSeconds: 100)
+        }
         var options = KioskRunOptions(
             config: config, databasePath: databasePath,
             input: .demo(demoSession, videoPath: videoPath, loop: !once), context: ScreenContext(demo: true))

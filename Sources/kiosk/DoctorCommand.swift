@@ -13,7 +13,9 @@ struct DoctorCommand: ParsableCommand {
             Checks, in order: the config file (every key known, every value valid); the route database (opens, its
             service dates cover today — a warning when they end within 14 days —, the home stop exists, the label
             template and keys are usable); the camera (the device exists, is a capture device, opens with the
-            configured size and delivers a frame within --camera-timeout seconds); the DejaVu fonts the label
+            configured size and delivers a frame within --camera-timeout seconds); the [realtime] feeds (each fetched
+            once: reachable, decodable, its age, and the trip match rate against the database — near zero for another
+            agency's feed; a failing feed is a warning: the kiosk then shows the timetable); the DejaVu fonts the label
             generator draws with; the terminal (TERM, colours, size).
             Without --config, \(ConfigOption.systemConfig) if it exists, else the defaults.
             Exit codes: 0 nothing to fix (warnings allowed), 1 something to fix, 2 bad usage.
@@ -82,6 +84,7 @@ struct DoctorCommand: ParsableCommand {
         } else {
             checks += KioskDoctor.checkCamera(kioskConfig, timeout: .seconds(cameraTimeout))
         }
+        checks += KioskDoctor.checkRealtime(kioskConfig.realtime, databasePath: databasePath, now: Date())
         checks += KioskDoctor.checkDecoders(kioskConfig)
         checks += KioskDoctor.checkFonts()
         let size = TerminalDevice.isTerminal(STDOUT_FILENO) ? TerminalDevice().size() : nil
