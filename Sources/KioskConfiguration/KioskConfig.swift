@@ -36,6 +36,10 @@ public struct KioskConfig: Sendable, Equatable {
     public var urlTemplate = "https://transit.example/s/{stop_code}"
     /// Other agencies' stop URLs the scanner also understands.
     public var foreignTemplates: [String] = []
+    /// `[speech]`: spoken departures, their keys, volume and quiet hours.
+    public var speech = SpeechSettings()
+    /// `[display]`: theme and layout of the terminal screen.
+    public var display = DisplaySettings()
 
     public init() {}
 

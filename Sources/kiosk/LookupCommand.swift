@@ -15,6 +15,8 @@ struct LookupCommand: ParsableCommand {
             QUERY is a stop_id, a stop_code, or a scanned stop URL. An exact stop_id wins over a stop_code; a station
             stands for all its platforms. Unknown stops exit with status 2 and up to five suggestions.
             --json prints the stop view documented in the README (times in ISO 8601 with the agency's offset).
+            --speak says it (espeak-ng, the --lang voice, the config's [speech] rate and volume); --speak-to
+            writes the same audio to a WAV file.
             """
     )
 
@@ -35,6 +37,8 @@ struct LookupCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var speech: SpeechOptions
+
     func validate() throws {
         guard (1...1440).contains(window) else {
             throw ValidationError("--window must be between 1 and 1440 minutes (got \(window))")
@@ -51,10 +55,17 @@ struct LookupCommand: ParsableCommand {
             let instant = try moment.instant(in: routes.timeZone)
             let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes, config: config))
             let view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
-            print(
-                output.json
-                    ? try KioskJSON.encode(view, timeZone: routes.timeZone)
-                    : StopViewText.render(view, language: output.lang))
+            if !speech.printSpeech {
+                print(
+                    output.json
+                        ? try KioskJSON.encode(view, timeZone: routes.timeZone)
+                        : StopViewText.render(view, language: output.lang))
+            }
+            if speech.wanted {
+                try speech.perform(
+                    StopViewSpeech.text(view, language: output.lang, detail: speech.speech), language: output.lang,
+                    config: config)
+            }
         }
     }
 }
