@@ -3,6 +3,7 @@ import KioskConfiguration
 import Logging
 import ScanService
 import Scanning
+import Speech
 import StopCodes
 import StopPresentation
 import TransitModel
@@ -40,6 +41,12 @@ public final class KioskApp {
     /// terminal), the most recent 10,000: the hook for the latency benchmark and the demo's summary.
     public private(set) var scanToScreenNanos: [UInt64] = []
     private var pendingScanArrival: UInt64?
+    /// Says what the screen shows, off the main loop (nil: speech off in the config).
+    private var speaker: Speaker?
+    /// The utterance the state machine is waiting on; older ones' endings are ignored.
+    private var currentUtterance: Int?
+    /// Speak-key-to-first-sample latencies (see `takeSpeechStartNanos`).
+    private let firstAudioTimes = FirstAudioTimes()
 
     public init(options: KioskRunOptions) {
         self.options = options
@@ -49,6 +56,43 @@ public final class KioskApp {
             hasHomeStop: options.config.homeStop != nil, now: now)
         writer = TerminalFrameWriter(colorMode: options.plainText ? .basic16 : TerminalColorMode.detect())
         size = options.plainSize
+        let speech = options.config.speech
+        if speech.enabled {
+            state.speech = KioskSpeechControls(
+                speakKey: .function(speech.speakKey), moreKey: .function(speech.moreKey),
+                volumeDownKey: .function(speech.volumeDownKey), volumeUpKey: .function(speech.volumeUpKey),
+                volume: speech.volume, volumeStep: speech.volumeStep, autoSpeak: speech.autoSpeak)
+        }
+    }
+
+    /// The speaker, made on first use: a sink that cannot be made (no player program) is logged once and
+    /// speech stays silent; the screen works as before.
+    private func makeSpeaker() -> Speaker? {
+        if let speaker { return speaker }
+        let sink: any AudioSink
+        do {
+            switch options.config.speech.output {
+            case let .player(program): sink = try PlayerAudioSink(program: program)
+            case let .log(path): sink = LogAudioSink(path: path, realTime: true)
+            }
+        } catch {
+            logger.error("speech: \(error)")
+            state.speech = nil  // nothing to play on: the keys go back to meaning nothing
+            return nil
+        }
+        let queue = self.queue
+        let times = firstAudioTimes
+        let made = Speaker(
+            sink: sink, logger: logger,
+            onEvent: { event in
+                switch event {
+                case let .firstAudio(id): times.record(id: id)
+                case let .finished(id), let .interrupted(id), let .failed(id, _):
+                    queue.post(.speechEnded(utterance: id))
+                }
+            })
+        speaker = made
+        return made
     }
 
     var now: Date { Date().addingTimeInterval(options.clockOffset) }
@@ -113,6 +157,11 @@ public final class KioskApp {
                     replayEnded = true
                 case .inputClosed:
                     break
+                case let .speechEnded(utterance):
+                    if utterance == currentUtterance {
+                        currentUtterance = nil
+                        apply(.speechEnded)
+                    }
                 }
             }
             checkDatabaseFile()
@@ -200,8 +249,39 @@ public final class KioskApp {
         case .reloadDatabase:
             openDatabase(initial: false)
             return []
+        case let .speak(utterance):
+            return speak(utterance)
+        case .stopSpeaking:
+            speaker?.stop()
+            currentUtterance = nil
+            return []
         }
     }
+
+    /// Starts saying an utterance (quiet hours: automatic ones are skipped, the volume capped).
+    private func speak(_ utterance: KioskUtterance) -> [KioskEvent] {
+        let settings = options.config.speech
+        var volume = utterance.volume
+        if let zone = state.lastKnownTimeZone.flatMap(TimeZone.init(identifier:)) {
+            let clock = LocalTime.clock(now, in: zone).split(separator: ":").compactMap { Int($0) }
+            if clock.count == 2, settings.isQuiet(minuteOfDay: clock[0] * 60 + clock[1]) {
+                if utterance.automatic { return [.speechEnded] }
+                volume = min(volume, settings.quietVolume)
+            }
+        }
+        guard let speaker = makeSpeaker() else { return [.speechEnded] }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let id = speaker.say(
+            utterance.text,
+            settings: VoiceSettings(language: utterance.language, rate: settings.rate, volume: volume))
+        firstAudioTimes.expect(id: id, since: started)
+        currentUtterance = id
+        return []
+    }
+
+    /// Speak-key-to-first-sample latencies in nanoseconds (the key's effect performed on the main loop → the
+    /// first PCM chunk written to the sink), taken and cleared: the hook for the speech benchmark.
+    public func takeSpeechStartNanos() -> [UInt64] { firstAudioTimes.take() }
 
     private func lookUp<T>(_ body: () throws -> T) -> Result<T, KioskFailureBox> {
         do { return .success(try body()) } catch { return .failure(KioskFailureBox(KioskFailure(error))) }
