@@ -49,6 +49,12 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Language the kiosk starts in: es or en.")
     var lang: Language = .es
 
+    @Option(help: "Screen theme: default or high-contrast (every text colour pair at least 7:1).")
+    var theme: DisplaySettings.Theme = .default
+
+    @Option(help: "Screen layout: standard, or large (secondary columns dropped instead of wrapped).")
+    var layout: DisplaySettings.Layout = .standard
+
     @Option(
         help: ArgumentHelp("The recorded session (session.json) to play instead of the shipped one.", valueName: "file")
     )
@@ -128,6 +134,8 @@ struct DemoCommand: ParsableCommand {
         config.idleTimeoutSeconds = idleTimeout
         config.homeStop = demoSession.homeStop
         config.databasePath = databasePath
+        config.display.theme = theme
+        config.display.layout = layout
         var options = KioskRunOptions(
             config: config, databasePath: databasePath,
             input: .demo(demoSession, videoPath: videoPath, loop: !once), context: ScreenContext(demo: true))
@@ -242,3 +250,6 @@ enum DemoRecording {
         return LumaFrame(width: width, height: height, pixels: pixels)
     }
 }
+
+extension DisplaySettings.Theme: ExpressibleByArgument {}
+extension DisplaySettings.Layout: ExpressibleByArgument {}

@@ -32,8 +32,11 @@ extension KioskScreenBuilder {
         return departure.approximate ? "≈" + text : text
     }
 
-    static func departureLines(_ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language) -> [ScreenLine]
-    {
+    /// One line per departure: clock, badge, headsign, platform (at stations), minutes. `large` drops the clock
+    /// column (the minutes say the same) so the headsign keeps its room on a large-text screen.
+    static func departureLines(
+        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
+    ) -> [ScreenLine] {
         let upcoming = view.departures.filter { $0.time.timeIntervalSince(now) > -60 }
         let badgeW = badgeWidth(upcoming.map(\.route))
         let showPlatform = view.platforms.count > 1
@@ -41,14 +44,15 @@ extension KioskScreenBuilder {
             let minutes = minutesText(d, now: now, lang)
             let platform =
                 showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
-            let fixed = 2 + 5 + 2 + badgeW + 1 + 1 + 8
+            let fixed = (large ? 2 : 2 + 5 + 2) + badgeW + 1 + 1 + 8
             let headW = max(4, width - fixed - ScreenCanvas.width(of: platform))
             let head = ScreenCanvas.truncate(clean(d.headsign), to: headW)
             let pad = String(repeating: " ", count: max(0, headW - ScreenCanvas.width(of: head)))
             let minutesPadded = String(repeating: " ", count: max(0, 8 - ScreenCanvas.width(of: minutes))) + minutes
             let soon = d.time.timeIntervalSince(now) < 5 * 60
             return ScreenLine([
-                ScreenSpan("  " + LocalTime.clock(d.time, in: zone) + "  "), badge(d.route, width: badgeW),
+                ScreenSpan(large ? "  " : "  " + LocalTime.clock(d.time, in: zone) + "  "),
+                badge(d.route, width: badgeW),
                 ScreenSpan(" " + head + pad + platform + " "), ScreenSpan(minutesPadded, soon ? soonStyle : .bold),
             ])
         }
