@@ -45,8 +45,6 @@ public final class KioskApp {
     private var speaker: Speaker?
     /// The utterance the state machine is waiting on; older ones' endings are ignored.
     private var currentUtterance: Int?
-    /// Speak-key-to-first-sample latencies (see `takeSpeechStartNanos`).
-    private let firstAudioTimes = FirstAudioTimes()
 
     public init(options: KioskRunOptions) {
         self.options = options
@@ -81,12 +79,11 @@ public final class KioskApp {
             return nil
         }
         let queue = self.queue
-        let times = firstAudioTimes
         let made = Speaker(
             sink: sink, logger: logger,
             onEvent: { event in
                 switch event {
-                case let .firstAudio(id): times.record(id: id)
+                case .firstAudio: break
                 case let .finished(id), let .interrupted(id), let .failed(id, _):
                     queue.post(.speechEnded(utterance: id))
                 }
@@ -270,18 +267,12 @@ public final class KioskApp {
             }
         }
         guard let speaker = makeSpeaker() else { return [.speechEnded] }
-        let started = DispatchTime.now().uptimeNanoseconds
         let id = speaker.say(
             utterance.text,
             settings: VoiceSettings(language: utterance.language, rate: settings.rate, volume: volume))
-        firstAudioTimes.expect(id: id, since: started)
         currentUtterance = id
         return []
     }
-
-    /// Speak-key-to-first-sample latencies in nanoseconds (the key's effect performed on the main loop → the
-    /// first PCM chunk written to the sink), taken and cleared: the hook for the speech benchmark.
-    public func takeSpeechStartNanos() -> [UInt64] { firstAudioTimes.take() }
 
     private func lookUp<T>(_ body: () throws -> T) -> Result<T, KioskFailureBox> {
         do { return .success(try body()) } catch { return .failure(KioskFailureBox(KioskFailure(error))) }

@@ -1,6 +1,5 @@
 import Foundation
 import StopPresentation
-import Synchronization
 import TransitModel
 
 /// The speech keys and defaults the state machine works with (from the config's `[speech]`).
@@ -132,31 +131,5 @@ public enum KioskSpeech {
     static func sentence(_ text: String) -> String {
         guard let last = text.last, !".?!…".contains(last) else { return text }
         return text + "."
-    }
-}
-
-/// When each utterance was asked for and when its first audio reached the sink (written from the speaker's
-/// thread, read by the main loop and the benchmark).
-final class FirstAudioTimes: Sendable {
-    private let state = Mutex((started: [Int: UInt64](), latencies: [UInt64]()))
-
-    func expect(id: Int, since nanos: UInt64) {
-        state.withLock { $0.started[id] = nanos }
-    }
-
-    func record(id: Int) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { state in
-            guard let start = state.started.removeValue(forKey: id) else { return }
-            if state.latencies.count >= 10_000 { state.latencies.removeFirst(5_000) }
-            state.latencies.append(now > start ? now - start : 0)
-        }
-    }
-
-    func take() -> [UInt64] {
-        state.withLock { state in
-            defer { state.latencies = [] }
-            return state.latencies
-        }
     }
 }
