@@ -84,6 +84,11 @@ import TransitModel
             // Nothing wraps: every line fits the width and no departure line is split over two rows.
             for line in large.split(separator: "\n") { #expect(ScreenCanvas.width(of: String(line)) <= w) }
         }
+        // The idle board drops its clock column too.
+        let idle = KioskScreenBuilder.build(KioskFixtures.idleState(), width: 80, height: 24, context: Self.large).text
+        #expect(idle.contains("Acerque el código") && idle.contains(" min"), "\(idle)")
+        let board = idle.split(separator: "\n").dropFirst().joined(separator: "\n")  // the header keeps its clock
+        #expect(board.range(of: #"  \d\d:\d\d  "#, options: .regularExpression) == nil, "\(idle)")
     }
 }
 

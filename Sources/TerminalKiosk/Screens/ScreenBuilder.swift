@@ -114,7 +114,8 @@ public enum KioskScreenBuilder {
         }
 
         switch state.screen {
-        case .idle: drawIdle(&canvas, state: state, rows: body, zone: zone)
+        case .idle:
+            drawIdle(&canvas, state: state, rows: body, zone: zone, large: context.display.layout == .large)
         case let .stop(screen):
             drawStop(
                 &canvas, state: state, screen: screen, rows: body, zone: zone,
