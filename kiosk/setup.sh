@@ -17,6 +17,9 @@ packages=(
   python3                         # the sample-feed scaler used by the benchmarks
   python3-pip                     # gtfs-realtime-bindings, the realtime tests' independent decoder
   protobuf-compiler               # protoc, for kiosk/tools/generate-realtime-proto.sh
+  libespeak-ng-dev espeak-ng-data # spoken departures (espeak-ng synthesis, its Spanish and English voices)
+  alsa-utils                      # aplay, which plays the kiosk's speech on the sound device
+  sox                             # the speech tests read WAV duration and loudness with 'sox FILE -n stat'
 )
 
 missing=()

@@ -38,6 +38,11 @@ public enum KioskConfigFile {
         "labels": ["url_template", "foreign_templates", "signature_policy", "public_keys", "feed_id"],
         "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers"],
         "update": ["gtfs_url", "headers"],
+        "speech": [
+            "enabled", "auto_speak", "volume", "rate", "volume_step", "quiet_hours", "quiet_volume", "speak_key",
+            "more_key", "volume_down_key", "volume_up_key", "output", "player", "log_file",
+        ],
+        "display": ["theme", "layout"],
     ]
 
     /// Longest config file accepted: a real one is a few kilobytes.
@@ -214,6 +219,21 @@ public enum KioskConfigFile {
             }
             config.updateHeaders = try readHeaders(update, key: "update.headers", reader: reader)
         }
+        if let speech = try reader.table(root, "speech") { config.speech = try parseSpeech(speech, reader) }
+        if let display = try reader.table(root, "display") {
+            if let v = try reader.string(display, "theme", prefix: "display.") {
+                guard let theme = DisplaySettings.Theme(rawValue: v) else {
+                    throw reader.error("display.theme", "must be \"default\" or \"high-contrast\", not \"\(clean(v))\"")
+                }
+                config.display.theme = theme
+            }
+            if let v = try reader.string(display, "layout", prefix: "display.") {
+                guard let layout = DisplaySettings.Layout(rawValue: v) else {
+                    throw reader.error("display.layout", "must be \"standard\" or \"large\", not \"\(clean(v))\"")
+                }
+                config.display.layout = layout
+            }
+        }
         if config.signaturePolicy == .require && config.publicKeys.isEmpty {
             throw reader.error(
                 "labels.public_keys",
@@ -299,6 +319,70 @@ public enum KioskConfigFile {
         CharacterSet(charactersIn: "a"..."z")
     ).union(CharacterSet(charactersIn: "A"..."Z")).union(CharacterSet(charactersIn: "0"..."9"))
 
+    static func parseSpeech(_ table: TOMLTable, _ reader: Reader) throws(KioskConfigError) -> SpeechSettings {
+        var speech = SpeechSettings()
+        let p = "speech."
+        if let v = try reader.bool(table, "enabled", prefix: p) { speech.enabled = v }
+        if let v = try reader.bool(table, "auto_speak", prefix: p) { speech.autoSpeak = v }
+        if let v = try reader.int(table, "volume", 0...200, prefix: p) { speech.volume = v }
+        if let v = try reader.int(table, "rate", 80...450, prefix: p) { speech.rate = v }
+        if let v = try reader.int(table, "volume_step", 1...100, prefix: p) { speech.volumeStep = v }
+        if let v = try reader.int(table, "quiet_volume", 0...200, prefix: p) { speech.quietVolume = v }
+        if let v = try reader.string(table, "quiet_hours", prefix: p) {
+            if v.isEmpty {
+                speech.quietHours = nil
+            } else {
+                guard let hours = SpeechSettings.parseQuietHours(v) else {
+                    throw reader.error(
+                        "speech.quiet_hours",
+                        "must be \"HH:MM-HH:MM\" (e.g. \"22:00-06:00\") or \"\", not \"\(clean(v))\"")
+                }
+                speech.quietHours = hours
+            }
+        }
+        var keys: [(String, Int)] = []
+        for name in ["speak_key", "more_key", "volume_down_key", "volume_up_key"] {
+            guard let v = try reader.string(table, name, prefix: p) else { continue }
+            guard let key = SpeechSettings.parseKey(v) else {
+                throw reader.error("speech.\(name)", "must be a function key \"F1\" … \"F12\", not \"\(clean(v))\"")
+            }
+            guard key != 2 else {
+                throw reader.error("speech.\(name)", "F2 switches the language; choose another function key")
+            }
+            keys.append((name, key))
+            switch name {
+            case "speak_key": speech.speakKey = key
+            case "more_key": speech.moreKey = key
+            case "volume_down_key": speech.volumeDownKey = key
+            default: speech.volumeUpKey = key
+            }
+        }
+        let all = [speech.speakKey, speech.moreKey, speech.volumeDownKey, speech.volumeUpKey]
+        if Set(all).count != all.count {
+            throw reader.error(
+                "speech.\(keys.last?.0 ?? "speak_key")",
+                "the speak, more, volume down and volume up keys must be four different keys (F\(all.map(String.init).joined(separator: ", F")))"
+            )
+        }
+        let player = try reader.string(table, "player", prefix: p)
+        let logFile = try reader.string(table, "log_file", prefix: p)
+        switch try reader.string(table, "output", prefix: p) ?? "player" {
+        case "player":
+            guard logFile == nil else {
+                throw reader.error("speech.log_file", "is only used with output = \"log\"")
+            }
+            speech.output = .player(player.flatMap { $0.isEmpty ? nil : $0 })
+        case "log":
+            guard let logFile, !logFile.isEmpty else {
+                throw reader.error("speech.log_file", "output = \"log\" needs log_file = \"/path/to/speech.log\"")
+            }
+            speech.output = .log(path: logFile)
+        case let other:
+            throw reader.error("speech.output", "must be \"player\" or \"log\", not \"\(clean(other))\"")
+        }
+        return speech
+    }
+
     static func clean(_ text: String) -> String { TerminalText.sanitize(text, maxLength: 60) }
 
     struct Reader {
@@ -354,6 +438,12 @@ public enum KioskConfigFile {
                 throw error(prefix + key, "must be between \(range.lowerBound) and \(range.upperBound), not \(int)")
             }
             return int
+        }
+
+        func bool(_ table: TOMLTable, _ key: String, prefix: String = "") throws(KioskConfigError) -> Bool? {
+            guard let value = table[key] else { return nil }
+            guard let bool = value.bool else { throw error(prefix + key, "must be true or false, not a \(value.type)") }
+            return bool
         }
 
         func double(

@@ -213,6 +213,8 @@ public enum KioskEvent: Sendable, Equatable {
     case stopLoaded(Result<KioskStopBoard, KioskFailureBox>)
     case matchesLoaded(query: String, matches: [StopInfo])
     case planLoaded(Result<JourneyPlan, KioskFailureBox>)
+    /// The utterance the kiosk last started has ended (finished, interrupted or failed).
+    case speechEnded
 }
 
 /// `KioskFailure` as an `Error`, so lookups can travel in a `Result`.
@@ -233,6 +235,10 @@ public enum KioskEffect: Sendable, Equatable {
     case plan(from: ResolvedStop, to: KioskStopTarget)
     /// Reopen the database file (a new import) → `.databaseStatus`, then `.loadHome`.
     case reloadDatabase
+    /// Stop what is being said and say this instead (off the main loop) → `.speechEnded` when it ends.
+    case speak(KioskUtterance)
+    /// Interrupt what is being said.
+    case stopSpeaking
 }
 
 public struct KioskState: Sendable, Equatable {
@@ -257,6 +263,16 @@ public struct KioskState: Sendable, Equatable {
     public var notice: KioskNotice?
     /// A new database waits for the next idle moment.
     public var reloadPending = false
+    /// Spoken output's keys and defaults (nil: speech off, the keys mean nothing special).
+    public var speech: KioskSpeechControls? {
+        didSet { speechVolume = speech?.volume ?? 100 }
+    }
+    /// Something is being said: the next key that is not a speech key interrupts it.
+    public var speaking = false
+    /// The volume the passenger chose with the volume keys (back to the default at idle).
+    public var speechVolume = 100
+    /// A scan asked for its stop (or plan) to be said once it arrives (`auto_speak`).
+    var autoSpeakPending = false
 
     public init(language: Language, idleTimeout: TimeInterval, hasHomeStop: Bool, now: Date) {
         self.language = language
@@ -280,10 +296,21 @@ public struct KioskState: Sendable, Equatable {
             return refreshBoard()
         case let .key(key):
             lastActivity = now
+            if let speechEffects = handleSpeechKey(key) { return speechEffects }
+            if speaking {
+                speaking = false
+                return [.stopSpeaking] + handleKey(key)
+            }
             return handleKey(key)
         case let .scan(outcome):
             lastActivity = now
-            return handleScan(outcome)
+            let wasSpeaking = speaking
+            speaking = false
+            let effects = handleScan(outcome)
+            return wasSpeaking ? [.stopSpeaking] + effects : effects
+        case .speechEnded:
+            speaking = false
+            return []
         case let .camera(status):
             camera = status
             return []
@@ -313,7 +340,7 @@ public struct KioskState: Sendable, Equatable {
                 screen.board = nil
             }
             self.screen = .stop(screen)
-            return []
+            return autoSpeak()
         case let .matchesLoaded(query, matches):
             guard case var .entry(entry) = screen, entry.text == query else { return [] }
             entry.matches = matches
@@ -327,7 +354,7 @@ public struct KioskState: Sendable, Equatable {
             case let .failure(box): planScreen.failure = box.failure
             }
             screen = .plan(planScreen)
-            return []
+            return autoSpeak()
         }
     }
 
@@ -337,9 +364,10 @@ public struct KioskState: Sendable, Equatable {
         var effects: [KioskEffect] = []
         if let notice, notice.expires <= now { self.notice = nil }
         if screen != .idle || notice != nil, now.timeIntervalSince(lastActivity) >= idleTimeout {
+            let silence: [KioskEffect] = speaking ? [.stopSpeaking] : []
             goIdle()
-            if reloadPending { return reloadIfIdle() }
-            return [.loadHome]
+            if reloadPending { return silence + reloadIfIdle() }
+            return silence + [.loadHome]
         }
         if screen == .idle, reloadPending {
             effects += reloadIfIdle()
@@ -364,6 +392,9 @@ public struct KioskState: Sendable, Equatable {
         screen = .idle
         notice = nil
         language = defaultLanguage
+        speaking = false
+        autoSpeakPending = false
+        speechVolume = speech?.volume ?? 100
     }
 
     private mutating func reloadIfIdle() -> [KioskEffect] {
@@ -509,6 +540,7 @@ public struct KioskState: Sendable, Equatable {
         case .stop:
             guard let stop = outcome.stop else { return [] }
             notice = nil
+            autoSpeakPending = speech?.autoSpeak == true
             if case let .entry(entry) = screen, case let .destination(from) = entry.purpose,
                 from.stop.stop.id != stop.stop.id
             {

@@ -184,6 +184,13 @@ public struct ScreenCanvas: Sendable, Equatable {
         rows[row][column] = cell
     }
 
+    /// Changes the style of every cell (a theme applied over a finished screen).
+    public mutating func restyle(_ transform: (CellStyle) -> CellStyle) {
+        for r in rows.indices {
+            for c in rows[r].indices { rows[r][c].style = transform(rows[r][c].style) }
+        }
+    }
+
     /// The screen as plain text lines (trailing spaces removed): what `tmux capture-pane -p` would show, used by
     /// the plain-text mode and by tests.
     public var lines: [String] {

@@ -53,6 +53,12 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Language the kiosk starts in: es or en.")
     var lang: Language = .es
 
+    @Option(help: "Screen theme: default or high-contrast (every text colour pair at least 7:1).")
+    var theme: DisplaySettings.Theme = .default
+
+    @Option(help: "Screen layout: standard, or large (secondary columns dropped instead of wrapped).")
+    var layout: DisplaySettings.Layout = .standard
+
     @Option(
         help: ArgumentHelp(
             "Poll this GTFS-Realtime feed (file or http(s):// URL) instead of the sample's live scenario.",
@@ -151,6 +157,8 @@ struct DemoCommand: ParsableCommand {
                 tripUpdates: realtime ?? SampleData.realtimeScenario.path,
                 alerts: realtime ?? SampleData.realtimeScenario.path, pollSeconds: 100)
         }
+        config.display.theme = theme
+        config.display.layout = layout
         var options = KioskRunOptions(
             config: config, databasePath: databasePath,
             input: .demo(demoSession, videoPath: videoPath, loop: !once), context: ScreenContext(demo: true))
@@ -265,3 +273,6 @@ enum DemoRecording {
         return LumaFrame(width: width, height: height, pixels: pixels)
     }
 }
+
+extension DisplaySettings.Theme: ExpressibleByArgument {}
+extension DisplaySettings.Layout: ExpressibleByArgument {}

@@ -22,6 +22,9 @@ struct LookupCommand: ParsableCommand {
             Without --realtime, the feeds of the config's [realtime] section are used (unless its mode is
             offline). Freshness is judged at --at, so a recorded snapshot replays as it was live. A feed file that
             cannot be read or decoded exits with status 2; a URL that fails leaves the timetable, with a warning.
+
+            --speak says it (espeak-ng, the --lang voice, the config's [speech] rate and volume); --speak-to
+            writes the same audio to a WAV file.
             """
     )
 
@@ -43,6 +46,7 @@ struct LookupCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var live: LiveOptions
+    @OptionGroup var speech: SpeechOptions
 
     func validate() throws {
         guard (1...1440).contains(window) else {
@@ -67,10 +71,17 @@ struct LookupCommand: ParsableCommand {
             } else {
                 view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
             }
-            print(
-                output.json
-                    ? try StopViewJSON.render(view)
-                    : StopViewText.render(view, language: output.lang, strikeThrough: isatty(STDOUT_FILENO) == 1))
+            if !speech.printSpeech {
+                print(
+                    output.json
+                        ? try StopViewJSON.render(view)
+                        : StopViewText.render(view, language: output.lang, strikeThrough: isatty(STDOUT_FILENO) == 1))
+            }
+            if speech.wanted {
+                try speech.perform(
+                    StopViewSpeech.text(view, language: output.lang, detail: speech.speech), language: output.lang,
+                    config: config)
+            }
         }
     }
 }

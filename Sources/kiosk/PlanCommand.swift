@@ -14,7 +14,8 @@ struct PlanCommand: ParsableCommand {
             FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and
             punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their
             codes instead of guessed. A station stands for all its platforms. Shows up to three options, best
-            arrival first, each leaving as late as it can.
+            arrival first, each leaving as late as it can. --speak and --speak-to say the best option (--speech full:
+            every option) on the sound device or into a WAV file.
             """
     )
 
@@ -41,6 +42,8 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var speech: SpeechOptions
+
     func validate() throws {
         guard (0...8).contains(maxTransfers) else {
             throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))")
@@ -66,10 +69,17 @@ struct PlanCommand: ParsableCommand {
                 rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
             // The planner runs on the timetable; with live data configured, the plan says so.
             if config.realtime.hasFeeds && config.realtime.mode != .offline { plan.liveTimesUsed = false }
-            print(
-                output.json
-                    ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
-                    : JourneyPlanText.render(plan, language: output.lang))
+            if !speech.printSpeech {
+                print(
+                    output.json
+                        ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
+                        : JourneyPlanText.render(plan, language: output.lang))
+            }
+            if speech.wanted {
+                try speech.perform(
+                    JourneyPlanSpeech.text(plan, language: output.lang, detail: speech.speech), language: output.lang,
+                    config: config)
+            }
         }
     }
 }

@@ -32,8 +32,12 @@ extension KioskScreenBuilder {
         return departure.approximate ? "≈" + text : text
     }
 
-    static func departureLines(_ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language) -> [ScreenLine]
-    {
+    /// One line per departure: clock, badge, headsign, platform (at stations), minutes, and the live mark when
+    /// live data is in force. `large` drops the clock column (the minutes say the same) so the headsign keeps its
+    /// room on a large-text screen.
+    static func departureLines(
+        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
+    ) -> [ScreenLine] {
         let upcoming = view.departures.filter {
             $0.expectedTime.timeIntervalSince(now) > -60 && $0.realtime?.state != .skipped
         }
@@ -46,7 +50,7 @@ extension KioskScreenBuilder {
             let minutes = minutesText(d, now: now, lang)
             let platform =
                 showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
-            let fixed = 2 + 5 + 2 + badgeW + 1 + 1 + 8 + markW
+            let fixed = (large ? 2 : 2 + 5 + 2) + badgeW + 1 + 1 + 8 + markW
             let headW = max(4, width - fixed - ScreenCanvas.width(of: platform))
             let head = ScreenCanvas.truncate(clean(d.headsign), to: headW)
             let pad = String(repeating: " ", count: max(0, headW - ScreenCanvas.width(of: head)))
@@ -55,7 +59,7 @@ extension KioskScreenBuilder {
             let canceled = d.realtime?.state == .canceled
             var spans = [
                 ScreenSpan(
-                    "  " + LocalTime.clock(d.expectedTime, in: zone) + "  ",
+                    large ? "  " : "  " + LocalTime.clock(d.expectedTime, in: zone) + "  ",
                     canceled ? CellStyle(strikethrough: true) : .plain),
                 badge(d.route, width: badgeW),
                 ScreenSpan(" " + head + pad + platform + " ", canceled ? CellStyle(strikethrough: true) : .plain),
@@ -72,7 +76,6 @@ extension KioskScreenBuilder {
         // Alerts first: a long board must not push them off the screen.
         return liveNotice(view, zone: zone, lang: lang) + alertLines(view, width: width, lang: lang) + lines
     }
-
     /// The short live mark of a departure on the screen ("● +4 min", "● en vivo", "○ horario", "✕ cancelado").
     static func liveMark(_ d: Departure, _ lang: Language) -> String? {
         guard let realtime = d.realtime else { return nil }
