@@ -17,6 +17,7 @@ packages=(
   python3                         # the sample-feed scaler used by the benchmarks
   python3-pip                     # gtfs-realtime-bindings, the realtime tests' independent decoder
   protobuf-compiler               # protoc, for kiosk/tools/generate-realtime-proto.sh
+  librsvg2-bin                    # rsvg-convert: the map tests rasterise their SVGs
 )
 
 missing=()
