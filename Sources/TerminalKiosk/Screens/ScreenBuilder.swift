@@ -109,6 +109,7 @@ public enum KioskScreenBuilder {
         case let .stop(screen): drawStop(&canvas, state: state, screen: screen, rows: body, zone: zone)
         case let .entry(entry): drawEntry(&canvas, state: state, entry: entry, rows: body)
         case let .plan(plan): drawPlan(&canvas, state: state, plan: plan, rows: body, zone: zone)
+        case let .diagram(diagram): drawDiagram(&canvas, state: state, screen: diagram, rows: body)
         }
         if let notice = state.notice { drawNotice(&canvas, notice: notice, lang: lang, rows: body) }
         return canvas
