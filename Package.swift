@@ -225,6 +225,14 @@ let package = Package(
             dependencies: ["TripPlanning", "TransitStore", "TransitModel", "KioskTesting"],
             swiftSettings: strict
         ),
+        // Pictures end to end: a hand-made feed → the store's geometry → SVG, parsed as XML and rasterised.
+        .testTarget(
+            name: "MapTests",
+            dependencies: [
+                "TransitStore", "TransitModel", "StopPresentation", "TripPlanning", "Scanning", "KioskTesting",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StopPresentationTests", dependencies: ["StopPresentation", "TransitModel"], swiftSettings: strict),
         .testTarget(

@@ -20,6 +20,7 @@ packages=(
   libespeak-ng-dev espeak-ng-data # spoken departures (espeak-ng synthesis, its Spanish and English voices)
   alsa-utils                      # aplay, which plays the kiosk's speech on the sound device
   sox                             # the speech tests read WAV duration and loudness with 'sox FILE -n stat'
+  librsvg2-bin                    # rsvg-convert: the map tests rasterise their SVGs
 )
 
 missing=()

@@ -137,10 +137,50 @@ public enum Message: Sendable, Equatable {
     case speechNoJourney(maxTransfers: Int)
     case speechMoreOptions(Int)
     case speechVolume(percent: Int)
+    // Pictures (SVG titles and text equivalents, the terminal's route diagram)
+    case stopMapTitle(stop: String)
+    case stopMapDescription(stop: String, routes: Int, stops: Int, meters: Int)
+    case routeLineTowards(route: String, headsign: String)
+    case drawnStopToStop
+    case noRoutesDrawn
+    case routeDiagramTitle(route: String, headsign: String)
+    case youAreHere
+    case changeTo(String)
+    case journeyMapTitle(option: Int, from: String, to: String)
+    case walkDashed
+    case scale(meters: Int)
+    case north
+    case keyRouteDiagram
+    case keyNextRoute
+    case loadingDiagram
 
     public func text(_ language: Language) -> String {
         let es = language == .es
         switch self {
+        case let .stopMapTitle(stop): return es ? "Mapa de la parada \(stop)" : "Map of the stop \(stop)"
+        case let .stopMapDescription(stop, routes, stops, meters):
+            return es
+                ? "\(stop) en el centro; \(routes) recorridos de líneas y \(stops) paradas a menos de \(meters) m. El norte está arriba."
+                : "\(stop) at the centre; \(routes) route paths and \(stops) stops within \(meters) m. North is up."
+        case let .routeLineTowards(route, headsign):
+            return es ? "Línea \(route) hacia \(headsign)" : "Route \(route) to \(headsign)"
+        case .drawnStopToStop:
+            return es
+                ? "sin trazado en los datos: dibujada en línea recta de parada a parada"
+                : "no shape in the feed: drawn as straight lines from stop to stop"
+        case .noRoutesDrawn: return es ? "Ninguna línea para su parada." : "No route serves this stop."
+        case let .routeDiagramTitle(route, headsign):
+            return es ? "Línea \(route) hacia \(headsign): paradas" : "Route \(route) to \(headsign): stops"
+        case .youAreHere: return es ? "usted está aquí" : "you are here"
+        case let .changeTo(list): return es ? "transbordo: \(list)" : "change to: \(list)"
+        case let .journeyMapTitle(option, from, to):
+            return es ? "Opción \(option): de \(from) a \(to)" : "Option \(option): from \(from) to \(to)"
+        case .walkDashed: return es ? "a pie (línea discontinua)" : "walk (dashed line)"
+        case let .scale(meters): return es ? "escala: \(meters) m" : "scale: \(meters) m"
+        case .north: return "N"
+        case .keyRouteDiagram: return es ? "F3: paradas de cada línea" : "F3: each route's stops"
+        case .keyNextRoute: return es ? "F3 →: otra línea" : "F3 →: next route"
+        case .loadingDiagram: return es ? "Cargando la línea…" : "Loading the route…"
         case .routes: return es ? "Líneas" : "Routes"
         case let .departures(m): return es ? "Salidas en los próximos \(m) min" : "Departures in the next \(m) min"
         case let .noDeparturesInWindow(m):

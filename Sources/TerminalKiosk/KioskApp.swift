@@ -247,6 +247,17 @@ public final class KioskApp {
                             network: network?.network)
                     })
             ]
+        case let .loadDiagram(routeID, stop):
+            guard let database else {
+                return [
+                    .diagramLoaded(
+                        routeID: routeID,
+                        .failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))
+                ]
+            }
+            return [
+                .diagramLoaded(routeID: routeID, lookUp { try database.routeDiagram(route: routeID, viewer: stop) })
+            ]
         case .reloadDatabase:
             openDatabase(initial: false)
             return []

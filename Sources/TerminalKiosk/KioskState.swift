@@ -180,11 +180,29 @@ public struct KioskPlanScreen: Sendable, Equatable {
     }
 }
 
+/// A route's line diagram from a stop board (F3): the board's routes one after the other.
+public struct KioskDiagramScreen: Sendable, Equatable {
+    public var from: KioskStopBoard
+    /// Which of the board's routes (`from.view.routes`) is shown.
+    public var routeIndex: Int
+    public var diagram: RouteDiagram?
+    public var failure: KioskFailure?
+    public var scroll = 0
+
+    public init(from: KioskStopBoard, routeIndex: Int) {
+        self.from = from
+        self.routeIndex = routeIndex
+    }
+
+    public var routeID: String { from.view.routes[routeIndex].route.id }
+}
+
 public enum KioskScreen: Sendable, Equatable {
     case idle
     case stop(KioskStopScreen)
     case entry(KioskEntryScreen)
     case plan(KioskPlanScreen)
+    case diagram(KioskDiagramScreen)
 
     public var name: String {
         switch self {
@@ -192,6 +210,7 @@ public enum KioskScreen: Sendable, Equatable {
         case .stop: return "stop"
         case .entry: return "entry"
         case .plan: return "plan"
+        case .diagram: return "diagram"
         }
     }
 }
@@ -215,6 +234,7 @@ public enum KioskEvent: Sendable, Equatable {
     case planLoaded(Result<JourneyPlan, KioskFailureBox>)
     /// The utterance the kiosk last started has ended (finished, interrupted or failed).
     case speechEnded
+    case diagramLoaded(routeID: String, Result<RouteDiagram, KioskFailureBox>)
 }
 
 /// `KioskFailure` as an `Error`, so lookups can travel in a `Result`.
@@ -233,6 +253,8 @@ public enum KioskEffect: Sendable, Equatable {
     case search(String)
     /// A journey plan → `.planLoaded`.
     case plan(from: ResolvedStop, to: KioskStopTarget)
+    /// The line diagram of a route (by route_id) with the viewer's stop highlighted.
+    case loadDiagram(routeID: String, stop: ResolvedStop)
     /// Reopen the database file (a new import) → `.databaseStatus`, then `.loadHome`.
     case reloadDatabase
     /// Stop what is being said and say this instead (off the main loop) → `.speechEnded` when it ends.
@@ -355,6 +377,14 @@ public struct KioskState: Sendable, Equatable {
             }
             screen = .plan(planScreen)
             return autoSpeak()
+        case let .diagramLoaded(routeID, result):
+            guard case var .diagram(diagramScreen) = screen, diagramScreen.routeID == routeID else { return [] }
+            switch result {
+            case let .success(diagram): diagramScreen.diagram = diagram; diagramScreen.failure = nil
+            case let .failure(box): diagramScreen.diagram = nil; diagramScreen.failure = box.failure
+            }
+            screen = .diagram(diagramScreen)
+            return []
         }
     }
 
@@ -384,7 +414,7 @@ public struct KioskState: Sendable, Equatable {
         case let .stop(stop):
             if let resolved = stop.stop { return [.loadStop(.resolved(resolved))] }
             return []
-        case .entry, .plan: return []
+        case .entry, .plan, .diagram: return []
         }
     }
 
@@ -430,8 +460,35 @@ public struct KioskState: Sendable, Equatable {
                 var s = stop; s.scroll = max(0, s.scroll - 1); screen = .stop(s); return []
             case .down:
                 var s = stop; s.scroll += 1; screen = .stop(s); return []
+            case .function(3):
+                guard let board = stop.board, !board.view.routes.isEmpty else { return [] }
+                return showDiagram(KioskDiagramScreen(from: board, routeIndex: 0))
             default:
                 return startEntry(with: key, from: stop.board, returnsToStop: true)
+            }
+        case let .diagram(diagram):
+            switch key {
+            case .escape:
+                screen = .stop(KioskStopScreen(stop: diagram.from.stop, board: diagram.from))
+                return [.loadStop(.resolved(diagram.from.stop))]
+            case .function(3), .right, .left:
+                let count = diagram.from.view.routes.count
+                let step = key == .left ? count - 1 : 1
+                return showDiagram(
+                    KioskDiagramScreen(from: diagram.from, routeIndex: (diagram.routeIndex + step) % count))
+            case .up, .pageUp, .down, .pageDown, .home:
+                var d = diagram
+                switch key {
+                case .up: d.scroll = max(0, d.scroll - 1)
+                case .pageUp: d.scroll = max(0, d.scroll - 10)
+                case .down: d.scroll += 1
+                case .pageDown: d.scroll += 10
+                default: d.scroll = 0
+                }
+                screen = .diagram(d)
+                return []
+            default:
+                return startEntry(with: key, from: diagram.from, returnsToStop: true)
             }
         case let .entry(entry):
             return handleEntryKey(key, entry)
@@ -455,6 +512,11 @@ public struct KioskState: Sendable, Equatable {
                 return startEntry(with: key, from: plan.from, returnsToStop: true)
             }
         }
+    }
+
+    private mutating func showDiagram(_ diagram: KioskDiagramScreen) -> [KioskEffect] {
+        screen = .diagram(diagram)
+        return [.loadDiagram(routeID: diagram.routeID, stop: diagram.from.stop)]
     }
 
     /// Typing on a board starts destination entry from it (or stop entry on a kiosk without a home stop).

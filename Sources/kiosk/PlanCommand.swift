@@ -44,7 +44,16 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var speech: SpeechOptions
 
-    func validate() throws {
+    @Option(
+        help: ArgumentHelp(
+            "Also draw an option's journey map (SVG) into this file: rides along their shapes, walks dashed, points numbered in the order of the text plan's lines.",
+            valueName: "file.svg"))
+    var map: String?
+
+    @Option(help: "Which option --map draws (1–3).")
+    var mapOption = 1
+
+    func validateNumbers() throws {
         guard (0...8).contains(maxTransfers) else {
             throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))")
         }
@@ -54,6 +63,13 @@ struct PlanCommand: ParsableCommand {
         }
         guard (0...1800).contains(minTransfer) else {
             throw ValidationError("--min-transfer must be between 0 and 1800 seconds (got \(minTransfer))")
+        }
+    }
+
+    func validate() throws {
+        try validateNumbers()
+        guard (1...3).contains(mapOption) else {
+            throw ValidationError("--map-option must be between 1 and 3 (got \(mapOption))")
         }
     }
 
@@ -74,6 +90,16 @@ struct PlanCommand: ParsableCommand {
                     output.json
                         ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
                         : JourneyPlanText.render(plan, language: output.lang))
+            }
+            if let map {
+                guard plan.options.count >= mapOption else {
+                    printError(
+                        "error: no journey option \(mapOption) to draw (the plan has \(plan.options.count)); nothing was written to \(map)"
+                    )
+                    throw ExitCode(ExitStatus.badInput)
+                }
+                let geometry = try routes.journeyMap(plan, option: mapOption - 1)
+                try writePicture(journeyMapSVG(for: geometry, language: output.lang), to: map)
             }
             if speech.wanted {
                 try speech.perform(

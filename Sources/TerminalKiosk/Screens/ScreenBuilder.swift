@@ -122,6 +122,7 @@ public enum KioskScreenBuilder {
                 large: context.display.layout == .large)
         case let .entry(entry): drawEntry(&canvas, state: state, entry: entry, rows: body)
         case let .plan(plan): drawPlan(&canvas, state: state, plan: plan, rows: body, zone: zone)
+        case let .diagram(diagram): drawDiagram(&canvas, state: state, screen: diagram, rows: body)
         }
         if let notice = state.notice { drawNotice(&canvas, notice: notice, lang: lang, rows: body) }
         return canvas
