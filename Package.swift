@@ -52,6 +52,7 @@ let package = Package(
         systemLibrary("LibQREncode", pkgConfig: "libqrencode", debian: "libqrencode-dev"),
         systemLibrary("LibCairo", pkgConfig: "cairo", debian: "libcairo2-dev"),
         systemLibrary("LibZ", pkgConfig: "zlib", debian: "zlib1g-dev"),
+        systemLibrary("LibEspeakNG", pkgConfig: "espeak-ng", debian: "libespeak-ng-dev"),
         // zxing-cpp (C++), the second decoder; CZXing is its extern "C" shim.
         .systemLibrary(name: "CZXingLibrary", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         // Shims: what does not import into Swift (function-like macros) exposed as constants, nothing more.
@@ -102,6 +103,13 @@ let package = Package(
         // ── What every surface shares: renderings, configuration, the scan service ──────────────────────────
         // The message catalog (es/en) and the text and JSON renderings of stop views and plans.
         .target(name: "StopPresentation", dependencies: ["TransitModel"], swiftSettings: strict),
+        // Spoken output: espeak-ng synthesis to PCM in memory (serialised), WAV files, audio sinks (a player program,
+        // or a log for tests), and the speaker that says one text at a time off the caller's thread.
+        .target(
+            name: "Speech",
+            dependencies: ["TransitModel", "LibEspeakNG", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // The TOML config file: every key, its validation and defaults (symbology names are checked with Scanning).
         .target(
             name: "KioskConfiguration",
@@ -135,7 +143,8 @@ let package = Package(
             name: "TerminalKiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "Scanning", "StopPresentation",
-                "KioskConfiguration", "ScanService", "SystemSupport", .product(name: "Logging", package: "swift-log"),
+                "KioskConfiguration", "ScanService", "SystemSupport", "Realtime", "Speech",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -164,7 +173,7 @@ let package = Package(
             name: "SampleData",
             path: "assets",
             sources: ["SampleData.swift"],
-            resources: [.copy("sample-network"), .copy("demo")],
+            resources: [.copy("sample-network"), .copy("demo"), .copy("realtime")],
             swiftSettings: strict
         ),
 
@@ -172,7 +181,7 @@ let package = Package(
             name: "kiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "SampleData", "StopPresentation", "KioskConfiguration",
-                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime", "Speech",
                 "WebService",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -186,7 +195,7 @@ let package = Package(
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "JourneyPlanner", "StopPresentation",
                 "KioskConfiguration",
-                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData", "Realtime",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData", "Realtime", "Speech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
@@ -244,8 +253,19 @@ let package = Package(
             dependencies: ["TripPlanning", "TransitStore", "TransitModel", "KioskTesting"],
             swiftSettings: strict
         ),
+        // Pictures end to end: a hand-made feed → the store's geometry → SVG, parsed as XML and rasterised.
+        .testTarget(
+            name: "MapTests",
+            dependencies: [
+                "TransitStore", "TransitModel", "StopPresentation", "TripPlanning", "Scanning", "KioskTesting",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StopPresentationTests", dependencies: ["StopPresentation", "TransitModel"], swiftSettings: strict),
+        .testTarget(
+            name: "SpeechTests", dependencies: ["Speech", "StopPresentation", "TransitModel", "KioskTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "KioskConfigurationTests",
             dependencies: ["KioskConfiguration", "StopCodes", "KioskTesting"],
@@ -274,7 +294,7 @@ let package = Package(
             name: "TerminalKioskTests",
             dependencies: [
                 "TerminalKiosk", "ScanService", "StopPresentation", "TransitModel", "TransitStore", "TripPlanning",
-                "StopCodes",
+                "StopCodes", "Speech", "KioskConfiguration",
                 "Scanning", "KioskTesting",
             ],
             swiftSettings: strict

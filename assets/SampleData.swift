@@ -8,3 +8,15 @@ public enum SampleData {
         Bundle.module.url(forResource: "sample-network", withExtension: nil)!
     }
 }
+
+extension SampleData {
+    /// The sample network's live scenario: a GTFS-Realtime feed (trip updates and an alert) as the agency would
+    /// publish it on 2026-11-25 at 07:59:40 -05:00 (`realtimeScenarioInstant`). Text source and how it was made:
+    /// `assets/realtime/`.
+    public static var realtimeScenario: URL {
+        Bundle.module.url(forResource: "realtime", withExtension: nil)!.appendingPathComponent("quito-scenario.pb")
+    }
+
+    /// The local date-time the scenario is live at, and the demo's clock starts from.
+    public static let realtimeScenarioInstant = "2026-11-25T08:00"
+}

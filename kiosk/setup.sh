@@ -18,6 +18,10 @@ packages=(
   python3-pip                     # gtfs-realtime-bindings, the realtime tests' independent decoder
   protobuf-compiler               # protoc, for kiosk/tools/generate-realtime-proto.sh
   chromium chromium-driver        # kiosk serve: the browser tests (headless Chromium through WebDriver)
+  libespeak-ng-dev espeak-ng-data # spoken departures (espeak-ng synthesis, its Spanish and English voices)
+  alsa-utils                      # aplay, which plays the kiosk's speech on the sound device
+  sox                             # the speech tests read WAV duration and loudness with 'sox FILE -n stat'
+  librsvg2-bin                    # rsvg-convert: the map tests rasterise their SVGs
 )
 
 missing=()

@@ -36,6 +36,15 @@ public struct KioskConfig: Sendable, Equatable {
     public var urlTemplate = "https://transit.example/s/{stop}"
     /// Other agencies' stop URLs the scanner also understands.
     public var foreignTemplates: [String] = []
+    /// Live data (`[realtime]`): the GTFS-Realtime feeds, how often they are polled, and the mode.
+    public var realtime = RealtimeSettings()
+    /// `kiosk update`: the agency's static GTFS zip (`[update] gtfs_url`) and request headers for it.
+    public var updateURL: String?
+    public var updateHeaders: [String: String] = [:]
+    /// `[speech]`: spoken departures, their keys, volume and quiet hours.
+    public var speech = SpeechSettings()
+    /// `[display]`: theme and layout of the terminal screen.
+    public var display = DisplaySettings()
 
     /// `[server]`: `kiosk serve`.
     public var server = ServerSettings()

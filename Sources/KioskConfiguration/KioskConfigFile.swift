@@ -40,6 +40,13 @@ public enum KioskConfigFile {
             "host", "port", "cors_origins", "cache_seconds", "idle_connection_seconds", "max_url_bytes",
             "max_header_bytes", "max_body_bytes", "reload_check_milliseconds", "scan_source",
         ],
+        "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers"],
+        "update": ["gtfs_url", "headers"],
+        "speech": [
+            "enabled", "auto_speak", "volume", "rate", "volume_step", "quiet_hours", "quiet_volume", "speak_key",
+            "more_key", "volume_down_key", "volume_up_key", "output", "player", "log_file",
+        ],
+        "display": ["theme", "layout"],
     ]
 
     /// Longest config file accepted: a real one is a few kilobytes.
@@ -205,12 +212,182 @@ public enum KioskConfigFile {
         if let server = try reader.table(root, "server") {
             try readServer(server, reader, into: &config.server)
         }
+        if let realtime = try reader.table(root, "realtime") {
+            config.realtime = try readRealtime(realtime, reader: reader)
+        }
+        if let update = try reader.table(root, "update") {
+            if let v = try reader.string(update, "gtfs_url", prefix: "update.") {
+                guard Self.isHTTPURL(v) else {
+                    throw reader.error(
+                        "update.gtfs_url",
+                        "must be the http:// or https:// URL of the agency's GTFS zip, not \"\(clean(v))\"")
+                }
+                config.updateURL = v
+            }
+            config.updateHeaders = try readHeaders(update, key: "update.headers", reader: reader)
+        }
+        if let speech = try reader.table(root, "speech") { config.speech = try parseSpeech(speech, reader) }
+        if let display = try reader.table(root, "display") {
+            if let v = try reader.string(display, "theme", prefix: "display.") {
+                guard let theme = DisplaySettings.Theme(rawValue: v) else {
+                    throw reader.error("display.theme", "must be \"default\" or \"high-contrast\", not \"\(clean(v))\"")
+                }
+                config.display.theme = theme
+            }
+            if let v = try reader.string(display, "layout", prefix: "display.") {
+                guard let layout = DisplaySettings.Layout(rawValue: v) else {
+                    throw reader.error("display.layout", "must be \"standard\" or \"large\", not \"\(clean(v))\"")
+                }
+                config.display.layout = layout
+            }
+        }
         if config.signaturePolicy == .require && config.publicKeys.isEmpty {
             throw reader.error(
                 "labels.public_keys",
                 "signature_policy = \"require\" needs at least one public key, or every label would be refused")
         }
         return config
+    }
+
+    /// `[realtime]`: each feed a file path or an http(s):// URL, the poll interval, the mode and request headers.
+    static func readRealtime(_ table: TOMLTable, reader: Reader) throws(KioskConfigError) -> RealtimeSettings {
+        var settings = RealtimeSettings()
+        for (key, path) in [
+            ("trip_updates", \RealtimeSettings.tripUpdates), ("alerts", \RealtimeSettings.alerts),
+            ("vehicle_positions", \RealtimeSettings.vehiclePositions),
+        ] {
+            guard let v = try reader.string(table, key, prefix: "realtime.") else { continue }
+            if v.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw reader.error(
+                    "realtime.\(key)", "is empty; give a file path or an http(s):// URL, or leave the key out")
+            }
+            if v.contains("://") {
+                guard Self.isHTTPURL(v) else {
+                    throw reader.error(
+                        "realtime.\(key)", "\"\(clean(v))\" is neither a file path nor an http:// or https:// URL")
+                }
+            }
+            settings[keyPath: path] = v
+        }
+        if let v = try reader.int(table, "poll_seconds", RealtimeSettings.pollSecondsRange, prefix: "realtime.") {
+            settings.pollSeconds = v
+        }
+        if let v = try reader.string(table, "mode", prefix: "realtime.") {
+            guard let mode = RealtimeMode(rawValue: v) else {
+                throw reader.error("realtime.mode", "must be \"online\", \"mixed\" or \"offline\", not \"\(clean(v))\"")
+            }
+            settings.mode = mode
+        }
+        settings.headers = try readHeaders(table, key: "realtime.headers", reader: reader)
+        if settings.mode == .online && settings.tripUpdates == nil {
+            throw reader.error(
+                "realtime.mode",
+                "\"online\" shows only live departures and needs trip_updates; set it, or use \"mixed\"")
+        }
+        if let problem = settings.problems.first {
+            throw KioskConfigError(file: reader.file, key: nil, problem: problem)
+        }
+        return settings
+    }
+
+    /// `headers = { "name" = "value", … }` in a table: request headers (API keys), names checked as HTTP tokens.
+    static func readHeaders(
+        _ table: TOMLTable, key: String, reader: Reader
+    ) throws(KioskConfigError) -> [String: String] {
+        guard let value = table["headers"] else { return [:] }
+        guard let headers = value.table else {
+            throw reader.error(
+                key,
+                "must be a table of header names and values, e.g. headers = { \"x-api-key\" = \"…\" }, not a \(value.type)"
+            )
+        }
+        var result: [String: String] = [:]
+        for name in headers.keys.sorted() {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ Self.tokenCharacters.contains($0) }) else {
+                throw reader.error(
+                    "\(key).\(clean(name))", "\"\(clean(name))\" is not an HTTP header name (letters, digits, - and _)")
+            }
+            guard let text = try reader.string(headers, name, prefix: "\(key).") else { continue }
+            result[name] = text
+        }
+        return result
+    }
+
+    /// Whether `text` is an http:// or https:// URL with a host.
+    public static func isHTTPURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
+    /// Characters of an HTTP header name (RFC 9110 token).
+    static let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(
+        CharacterSet(charactersIn: "a"..."z")
+    ).union(CharacterSet(charactersIn: "A"..."Z")).union(CharacterSet(charactersIn: "0"..."9"))
+
+    static func parseSpeech(_ table: TOMLTable, _ reader: Reader) throws(KioskConfigError) -> SpeechSettings {
+        var speech = SpeechSettings()
+        let p = "speech."
+        if let v = try reader.bool(table, "enabled", prefix: p) { speech.enabled = v }
+        if let v = try reader.bool(table, "auto_speak", prefix: p) { speech.autoSpeak = v }
+        if let v = try reader.int(table, "volume", 0...200, prefix: p) { speech.volume = v }
+        if let v = try reader.int(table, "rate", 80...450, prefix: p) { speech.rate = v }
+        if let v = try reader.int(table, "volume_step", 1...100, prefix: p) { speech.volumeStep = v }
+        if let v = try reader.int(table, "quiet_volume", 0...200, prefix: p) { speech.quietVolume = v }
+        if let v = try reader.string(table, "quiet_hours", prefix: p) {
+            if v.isEmpty {
+                speech.quietHours = nil
+            } else {
+                guard let hours = SpeechSettings.parseQuietHours(v) else {
+                    throw reader.error(
+                        "speech.quiet_hours",
+                        "must be \"HH:MM-HH:MM\" (e.g. \"22:00-06:00\") or \"\", not \"\(clean(v))\"")
+                }
+                speech.quietHours = hours
+            }
+        }
+        var keys: [(String, Int)] = []
+        for name in ["speak_key", "more_key", "volume_down_key", "volume_up_key"] {
+            guard let v = try reader.string(table, name, prefix: p) else { continue }
+            guard let key = SpeechSettings.parseKey(v) else {
+                throw reader.error("speech.\(name)", "must be a function key \"F1\" … \"F12\", not \"\(clean(v))\"")
+            }
+            guard key != 2 else {
+                throw reader.error("speech.\(name)", "F2 switches the language; choose another function key")
+            }
+            keys.append((name, key))
+            switch name {
+            case "speak_key": speech.speakKey = key
+            case "more_key": speech.moreKey = key
+            case "volume_down_key": speech.volumeDownKey = key
+            default: speech.volumeUpKey = key
+            }
+        }
+        let all = [speech.speakKey, speech.moreKey, speech.volumeDownKey, speech.volumeUpKey]
+        if Set(all).count != all.count {
+            throw reader.error(
+                "speech.\(keys.last?.0 ?? "speak_key")",
+                "the speak, more, volume down and volume up keys must be four different keys (F\(all.map(String.init).joined(separator: ", F")))"
+            )
+        }
+        let player = try reader.string(table, "player", prefix: p)
+        let logFile = try reader.string(table, "log_file", prefix: p)
+        switch try reader.string(table, "output", prefix: p) ?? "player" {
+        case "player":
+            guard logFile == nil else {
+                throw reader.error("speech.log_file", "is only used with output = \"log\"")
+            }
+            speech.output = .player(player.flatMap { $0.isEmpty ? nil : $0 })
+        case "log":
+            guard let logFile, !logFile.isEmpty else {
+                throw reader.error("speech.log_file", "output = \"log\" needs log_file = \"/path/to/speech.log\"")
+            }
+            speech.output = .log(path: logFile)
+        case let other:
+            throw reader.error("speech.output", "must be \"player\" or \"log\", not \"\(clean(other))\"")
+        }
+        return speech
     }
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text, maxLength: 60) }
@@ -316,6 +493,12 @@ public enum KioskConfigFile {
                 throw error(prefix + key, "must be between \(range.lowerBound) and \(range.upperBound), not \(int)")
             }
             return int
+        }
+
+        func bool(_ table: TOMLTable, _ key: String, prefix: String = "") throws(KioskConfigError) -> Bool? {
+            guard let value = table[key] else { return nil }
+            guard let bool = value.bool else { throw error(prefix + key, "must be true or false, not a \(value.type)") }
+            return bool
         }
 
         func double(

@@ -91,6 +91,8 @@ public final class LabelRenderer {
     let geometry: LabelGeometry
     /// Tests use this to damage labels after layout, to see the read-back check refuse them.
     var tamper: ((inout ComposedLabel) -> Void)?
+    /// Called as labels are read back (the slow step): labels checked so far of all. Display is the caller's.
+    public var progress: (@Sendable (ProgressUpdate) -> Void)?
 
     public init(options: LabelOptions) {
         self.options = options
@@ -127,6 +129,7 @@ public final class LabelRenderer {
         // Two threads, each with its own cairo font faces and zbar scanner; the results are handed over through
         // boxes that exactly one iteration writes and that are read only after concurrentPerform has joined.
         let options = self.options
+        let progress = self.progress
         let failures = Handoff<[ReadBackFailure]>()
         let drawn = Handoff<Result<(LabelRun, [AtomicFileWriter]), LabelError>>()
         let verifySeconds = Handoff<Double>(), writeSeconds = Handoff<Double>()
@@ -138,7 +141,15 @@ public final class LabelRenderer {
                 writeSeconds.value = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             } else {
                 let checker = ReadBackChecker(fonts: FontSet())
-                failures.value = composed.flatMap { checker.check($0) }
+                var found: [ReadBackFailure] = []
+                for (index, label) in composed.enumerated() {
+                    found += checker.check(label)
+                    progress?(
+                        ProgressUpdate(
+                            stage: "labels read back", done: index + 1, unit: "labels", workDone: Int64(index + 1),
+                            workTotal: Int64(composed.count)))
+                }
+                failures.value = found
                 verifySeconds.value = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }
         }

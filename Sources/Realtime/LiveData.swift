@@ -33,7 +33,7 @@ public struct LiveData: Sendable {
     public var routes: [String: RouteRecord]
     public var agencyIDs: [String]
 
-    public static let defaultPollSeconds = 30
+    public static let defaultPollSeconds = RealtimeSettings.defaultPollSeconds
     /// How far before the view's moment timetable departures are read, so that late ones still show.
     public static let lookbackMinutes = 30
 
@@ -89,6 +89,11 @@ public struct LiveData: Sendable {
         if hasTripUpdatesFeed {
             let freshness = tripUpdatesFreshness(now: now)
             result.realtimeAgeSeconds = freshness.ageSeconds
+            result.realtimeStatus =
+                freshness.display == .live ? .live : freshness.display == .nothing ? .withheld : .stale
+            if freshness.display != .live, let fetched = tripUpdates {
+                result.realtimeUnavailableSince = min(fetched.fetchedAt, fetched.headerTimestamp ?? fetched.fetchedAt)
+            }
             switch freshness.display {
             case .nothing:
                 result.departures = []
@@ -146,5 +151,37 @@ public struct LiveData: Sendable {
             next.realtime = realtime
             view.nextDeparture = hidden || !departures.isEmpty ? nil : next
         }
+    }
+}
+
+extension LiveData {
+    /// What a feed was used for.
+    public struct Uses: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let tripUpdates = Uses(rawValue: 1)
+        public static let alerts = Uses(rawValue: 2)
+        public static let vehiclePositions = Uses(rawValue: 4)
+    }
+
+    /// Takes in a feed fetched once (`kiosk lookup --realtime`, a first request before the poller has run):
+    /// whatever it carries — trip updates, alerts, or both — replaces what this value held of that kind.
+    /// A feed with no entities at all counts as trip updates (an empty feed says "no predictions", live).
+    @discardableResult
+    public mutating func take(_ feed: RealtimeFeed, fetchedAt: Date, database: RouteDatabase) throws -> Uses {
+        var uses: Uses = []
+        if feed.contents.tripUpdates > 0 || feed.contents.entities == 0 {
+            let timetable = try TripUpdateMatcher.match(feed, database: database)
+            tripUpdates = .init(value: timetable, headerTimestamp: feed.headerTimestamp, fetchedAt: fetchedAt)
+            hasTripUpdatesFeed = true
+            uses.insert(.tripUpdates)
+        }
+        if feed.contents.alerts > 0 {
+            alerts = .init(value: AlertIndex(feed: feed), headerTimestamp: feed.headerTimestamp, fetchedAt: fetchedAt)
+            hasAlertsFeed = true
+            uses.insert(.alerts)
+        }
+        if feed.contents.vehiclePositions > 0 { uses.insert(.vehiclePositions) }
+        return uses
     }
 }

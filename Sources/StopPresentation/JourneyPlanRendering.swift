@@ -14,6 +14,7 @@ public enum JourneyPlanText {
                 .leavingFrom(
                     "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(plan.timeZone)"
                 )))
+        if plan.liveTimesUsed == false { lines.append(say(.plansUseTimetable)) }
         if plan.options.isEmpty {
             lines.append("")
             lines.append(say(.noJourney(maxTransfers: plan.maxTransfers)))

@@ -98,9 +98,108 @@ public enum Message: Sendable, Equatable {
     case take(route: String, headsign: String, stop: String)
     case getOffAt(stop: String, stops: Int)
 
+    // MARK: - Live departures (GTFS-Realtime, issue 14)
+    /// A departure with a live prediction (symbol and word: never colour alone).
+    case liveMark
+    /// A departure shown from the timetable while live data is in force.
+    case scheduledMark
+    /// A live departure on time.
+    case onTime
+    /// A live departure this many minutes late (positive) or early (negative).
+    case delayMinutes(Int)
+    /// The timetable time of a live departure.
+    case scheduledAt(String)
+    case canceled
+    /// A trip the timetable does not have.
+    case addedTrip
+    /// Live data stopped: since when (a clock time), or nil if there never was any.
+    case liveUnavailableSince(String?)
+    /// After `liveUnavailableSince` in mixed mode.
+    case showingTimetable
+    /// Online mode without fresh live data: no departures are shown.
+    case liveOnlyNoneShown
+    case alertsHeading
+    /// `kiosk plan` with live data configured: the planner uses the timetable.
+    case plansUseTimetable
+    // MARK: Speech (issue 15): sentences written for the ear (see SpeechText.swift). Numbers that a voice misreads
+    // as digits ("1 minuto", "8:05") are written in words by `SpokenNumber`.
+    case speechStop(String)
+    case speechStation(String)
+    case speechPlatform(String)
+    case speechAccessible(Bool)
+    case speechLiveTimes
+    case speechAlert(String)
+    case speechMoreAlerts(Int)
+    case speechLine(route: String, headsign: String)
+    case speechInMinutes(Int, approximate: Bool)
+    case speechNow
+    case speechAt(hour: Int, minute: Int)
+    case speechThen(String)
+    case speechAndThen(String)
+    case speechLate(minutes: Int)
+    case speechEarly(minutes: Int)
+    case speechOnSchedule
+    case speechCanceled
+    case speechSkipped
+    case speechAdded
+    case speechMoreLines(Int)
+    case speechNoDepartures(minutes: Int)
+    case speechNextDeparture(line: String, when: String, dayOffset: Int)
+    case speechNoDeparturesThisWeek
+    case speechFirstLast(line: String, first: String, last: String)
+    case speechJourney(from: String, to: String)
+    case speechOption(Int)
+    case speechLeaveArrive(leave: String, arrive: String, minutes: Int, transfers: Int)
+    case speechTake(route: String, headsign: String, stop: String, when: String)
+    case speechGetOff(stop: String, stops: Int)
+    case speechWalk(minutes: Int, stop: String)
+    case speechNoJourney(maxTransfers: Int)
+    case speechMoreOptions(Int)
+    case speechVolume(percent: Int)
+    // Pictures (SVG titles and text equivalents, the terminal's route diagram)
+    case stopMapTitle(stop: String)
+    case stopMapDescription(stop: String, routes: Int, stops: Int, meters: Int)
+    case routeLineTowards(route: String, headsign: String)
+    case drawnStopToStop
+    case noRoutesDrawn
+    case routeDiagramTitle(route: String, headsign: String)
+    case youAreHere
+    case changeTo(String)
+    case journeyMapTitle(option: Int, from: String, to: String)
+    case walkDashed
+    case scale(meters: Int)
+    case north
+    case keyRouteDiagram
+    case keyNextRoute
+    case loadingDiagram
+
     public func text(_ language: Language) -> String {
         let es = language == .es
         switch self {
+        case let .stopMapTitle(stop): return es ? "Mapa de la parada \(stop)" : "Map of the stop \(stop)"
+        case let .stopMapDescription(stop, routes, stops, meters):
+            return es
+                ? "\(stop) en el centro; \(routes) recorridos de líneas y \(stops) paradas a menos de \(meters) m. El norte está arriba."
+                : "\(stop) at the centre; \(routes) route paths and \(stops) stops within \(meters) m. North is up."
+        case let .routeLineTowards(route, headsign):
+            return es ? "Línea \(route) hacia \(headsign)" : "Route \(route) to \(headsign)"
+        case .drawnStopToStop:
+            return es
+                ? "sin trazado en los datos: dibujada en línea recta de parada a parada"
+                : "no shape in the feed: drawn as straight lines from stop to stop"
+        case .noRoutesDrawn: return es ? "Ninguna línea para su parada." : "No route serves this stop."
+        case let .routeDiagramTitle(route, headsign):
+            return es ? "Línea \(route) hacia \(headsign): paradas" : "Route \(route) to \(headsign): stops"
+        case .youAreHere: return es ? "usted está aquí" : "you are here"
+        case let .changeTo(list): return es ? "transbordo: \(list)" : "change to: \(list)"
+        case let .journeyMapTitle(option, from, to):
+            return es ? "Opción \(option): de \(from) a \(to)" : "Option \(option): from \(from) to \(to)"
+        case .walkDashed: return es ? "a pie (línea discontinua)" : "walk (dashed line)"
+        case let .scale(meters): return es ? "escala: \(meters) m" : "scale: \(meters) m"
+        case .north: return "N"
+        case .keyRouteDiagram: return es ? "F3: paradas de cada línea" : "F3: each route's stops"
+        case .keyNextRoute: return es ? "F3 →: otra línea" : "F3 →: next route"
+        case .loadingDiagram: return es ? "Cargando la línea…" : "Loading the route…"
         case .routes: return es ? "Líneas" : "Routes"
         case let .departures(m): return es ? "Salidas en los próximos \(m) min" : "Departures in the next \(m) min"
         case let .noDeparturesInWindow(m):
@@ -240,6 +339,123 @@ public enum Message: Sendable, Equatable {
             return es
                 ? "Baje en \(stop) (\(stops) parada\(stops == 1 ? "" : "s"))"
                 : "Get off at \(stop) (\(stops) stop\(stops == 1 ? "" : "s"))"
+
+        // MARK: - Live departures (GTFS-Realtime, issue 14)
+        case .liveMark: return es ? "● en vivo" : "● live"
+        case .scheduledMark: return es ? "○ horario" : "○ timetable"
+        case .onTime: return es ? "a tiempo" : "on time"
+        case let .delayMinutes(m):
+            let sign = m < 0 ? "−" : "+"
+            return "\(sign)\(abs(m)) min"
+        case let .scheduledAt(clock): return es ? "programado \(clock)" : "scheduled \(clock)"
+        case .canceled: return es ? "✕ cancelado" : "✕ cancelled"
+        case .addedTrip: return es ? "servicio adicional" : "extra service"
+        case let .liveUnavailableSince(clock):
+            guard let clock else { return es ? "Información en vivo no disponible" : "Live information unavailable" }
+            return es
+                ? "Información en vivo no disponible desde las \(clock)" : "Live information unavailable since \(clock)"
+        case .showingTimetable: return es ? "Se muestra el horario." : "Showing the timetable."
+        case .liveOnlyNoneShown:
+            return es
+                ? "Este quiosco muestra solo salidas en vivo, y ahora no las hay."
+                : "This kiosk shows live departures only, and none are available now."
+        case .alertsHeading: return es ? "Avisos" : "Service alerts"
+        case .plansUseTimetable:
+            return es
+                ? "Los viajes se calculan con el horario programado, no con los tiempos en vivo."
+                : "Journeys are planned on the timetable, not on live times."
+        // MARK: Speech (issue 15)
+        case let .speechStop(name): return es ? "Parada \(name)." : "Stop \(name)."
+        case let .speechStation(name): return es ? "Estación \(name)." : "\(name) station."
+        case let .speechPlatform(p): return es ? "Andén \(p)." : "Platform \(p)."
+        case let .speechAccessible(yes):
+            return yes
+                ? (es ? "Accesible en silla de ruedas." : "Wheelchair accessible.")
+                : (es ? "No accesible en silla de ruedas." : "Not wheelchair accessible.")
+        case .speechLiveTimes: return es ? "Tiempos en directo." : "Live times."
+        case let .speechAlert(text): return es ? "Aviso: \(text)." : "Alert: \(text)."
+        case let .speechMoreAlerts(n):
+            return es
+                ? (n == 1 ? "Hay un aviso más." : "Hay \(SpokenNumber.es(n)) avisos más.")
+                : (n == 1 ? "There is one more alert." : "There are \(n) more alerts.")
+        case let .speechLine(route, headsign):
+            return es ? "Línea \(route) hacia \(headsign)" : "Route \(route) to \(headsign)"
+        case let .speechInMinutes(m, approximate):
+            if es {
+                return (approximate ? "en unos " : "en ") + (m == 1 ? "un minuto" : "\(SpokenNumber.es(m)) minutos")
+            }
+            return (approximate ? "in about " : "in ") + (m == 1 ? "one minute" : "\(m) minutes")
+        case .speechNow: return es ? "ahora" : "now"
+        case let .speechAt(hour, minute):
+            return es
+                ? SpokenClock.spanish(hour: hour, minute: minute) : SpokenClock.english(hour: hour, minute: minute)
+        case let .speechThen(when): return es ? "luego \(when)" : "then \(when)"
+        case let .speechAndThen(when): return es ? "y \(when)" : "and \(when)"
+        case let .speechLate(m):
+            return es
+                ? "con \(m == 1 ? "un minuto" : "\(SpokenNumber.es(m)) minutos") de retraso"
+                : "\(m == 1 ? "one minute" : "\(m) minutes") late"
+        case let .speechEarly(m):
+            return es
+                ? "con \(m == 1 ? "un minuto" : "\(SpokenNumber.es(m)) minutos") de adelanto"
+                : "\(m == 1 ? "one minute" : "\(m) minutes") early"
+        case .speechOnSchedule: return es ? "según horario" : "as scheduled"
+        case .speechCanceled: return es ? "cancelado" : "cancelled"
+        case .speechSkipped: return es ? "no para aquí" : "not stopping here"
+        case .speechAdded: return es ? "servicio adicional" : "extra service"
+        case let .speechMoreLines(n):
+            return es
+                ? (n == 1 ? "Hay una línea más." : "Hay \(SpokenNumber.es(n, feminine: true)) líneas más.")
+                : (n == 1 ? "There is one more route." : "There are \(n) more routes.")
+        case let .speechNoDepartures(m):
+            return es ? "No hay salidas en los próximos \(m) minutos." : "No departures in the next \(m) minutes."
+        case let .speechNextDeparture(line, when, day):
+            if es {
+                return "Próxima salida: \(line), " + (day == 1 ? "mañana " : day > 1 ? "dentro de \(day) días, " : "")
+                    + "\(when)."
+            }
+            return "Next departure: \(line), " + (day == 1 ? "tomorrow " : day > 1 ? "in \(day) days, " : "")
+                + "\(when)."
+        case .speechNoDeparturesThisWeek:
+            return es ? "No hay salidas en los próximos siete días." : "No departures in the next seven days."
+        case let .speechFirstLast(line, first, last):
+            return es
+                ? "\(line): primera salida \(first), última \(last)."
+                : "\(line): first departure \(first), last \(last)."
+        case let .speechJourney(from, to): return es ? "De \(from) a \(to)." : "From \(from) to \(to)."
+        case let .speechOption(n): return es ? "Opción \(n)." : "Option \(n)."
+        case let .speechLeaveArrive(leave, arrive, minutes, transfers):
+            let duration = es ? SpokenDuration.spanish(minutes) : SpokenDuration.english(minutes)
+            let changes =
+                es
+                ? (transfers == 0 ? "directo" : transfers == 1 ? "un transbordo" : "\(transfers) transbordos")
+                : (transfers == 0 ? "direct" : transfers == 1 ? "one transfer" : "\(transfers) transfers")
+            return es
+                ? "Sale \(leave) y llega \(arrive): \(duration), \(changes)."
+                : "Leave \(leave), arrive \(arrive): \(duration), \(changes)."
+        case let .speechTake(route, headsign, stop, when):
+            return es
+                ? "Tome la línea \(route) hacia \(headsign) en \(stop), \(when)."
+                : "Take route \(route) to \(headsign) at \(stop), \(when)."
+        case let .speechGetOff(stop, stops):
+            return es
+                ? "Baje en \(stop), "
+                    + (stops == 1 ? "la próxima parada." : "tras \(SpokenNumber.es(stops, feminine: true)) paradas.")
+                : "Get off at \(stop), " + (stops == 1 ? "the next stop." : "after \(stops) stops.")
+        case let .speechWalk(minutes, stop):
+            return es
+                ? "Camine \(minutes == 1 ? "un minuto" : "\(SpokenNumber.es(minutes)) minutos") hasta \(stop)."
+                : "Walk \(minutes == 1 ? "one minute" : "\(minutes) minutes") to \(stop)."
+        case let .speechNoJourney(n):
+            return es
+                ? "No encontramos cómo llegar con hasta \(n) transbordos en las próximas horas."
+                : "There is no way to get there with up to \(n) transfers in the coming hours."
+        case let .speechMoreOptions(n):
+            return es
+                ? (n == 1 ? "Hay otra opción." : "Hay \(SpokenNumber.es(n, feminine: true)) opciones más.")
+                : (n == 1 ? "There is one more option." : "There are \(n) more options.")
+        case let .speechVolume(percent):
+            return es ? "Volumen \(percent) por ciento." : "Volume \(percent) percent."
         }
     }
 }

@@ -4,7 +4,9 @@ import TransitModel
 /// The stop view as plain text for `kiosk lookup`: readable at a glance, in the chosen language, with every
 /// string from the feed sanitised for the terminal.
 public enum StopViewText {
-    public static func render(_ view: StopView, language: Language) -> String {
+    /// - Parameter strikeThrough: cancelled departures are struck through with ANSI SGR 9 (for a terminal);
+    ///   they always carry the word too.
+    public static func render(_ view: StopView, language: Language, strikeThrough: Bool = false) -> String {
         let zone = TimeZone(identifier: view.timeZone) ?? .current
         let clean = { (text: String) in TerminalText.sanitize(text, maxLength: 80) }
         var lines: [String] = []
@@ -36,7 +38,10 @@ public enum StopViewText {
 
         lines.append("")
         lines.append(Message.departures(minutes: view.windowMinutes).text(language))
-        if view.departures.isEmpty {
+        if let notice = LiveText.notice(view, language: language, zone: zone) { lines.append("  " + notice) }
+        if view.departures.isEmpty && view.realtimeStatus == .withheld {
+            // online mode: nothing rather than stale data (the notice says why)
+        } else if view.departures.isEmpty {
             lines.append("  " + Message.noDeparturesInWindow(minutes: view.windowMinutes).text(language))
             if let next = view.nextDeparture {
                 let day = LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
@@ -49,17 +54,32 @@ public enum StopViewText {
                 lines.append("  " + Message.noDeparturesThisWeek.text(language))
             }
         }
-        for departure in view.departures {
+        for departure in view.departures where departure.realtime?.state != .skipped {
             let when =
                 departure.minutesFromNow <= 0
                 ? Message.now.text(language) : Message.minutesAway(departure.minutesFromNow).text(language)
             var line =
-                "  \(LocalTime.clock(departure.time, in: zone))  \(pad(clean(departure.route.label), 6)) \(pad(clean(departure.headsign), 28)) \(pad(when, 7))"
+                "  \(LocalTime.clock(departure.expectedTime, in: zone))  \(pad(clean(departure.route.label), 6)) \(pad(clean(departure.headsign), 28)) \(pad(when, 7))"
             if view.platforms.count > 1, let platform = departure.platformCode {
                 line += " " + Message.platform(clean(platform)).text(language)
             }
             if departure.approximate { line += " (\(Message.approximate.text(language)))" }
+            if let mark = LiveText.mark(departure, language: language, zone: zone) { line += "  " + mark }
+            if strikeThrough && departure.realtime?.state == .canceled {
+                let body = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+                line = "  \u{1B}[9m" + body.dropFirst(2) + "\u{1B}[29m"
+            }
             lines.append(line)
+        }
+        if let alerts = view.alerts, !alerts.isEmpty {
+            lines.append("")
+            lines.append(Message.alertsHeading.text(language))
+            for alert in alerts {
+                lines.append("  ⚠ " + TerminalText.sanitize(alert.header, maxLength: 160))
+                if let description = alert.description, !description.isEmpty {
+                    lines.append("    " + TerminalText.sanitize(description, maxLength: 400))
+                }
+            }
         }
 
         if !view.serviceSpans.isEmpty {
@@ -92,6 +112,51 @@ public enum StopViewText {
     static func pad(_ text: String, _ width: Int) -> String {
         let used = TerminalWidth.of(text)
         return used >= width ? text : text + String(repeating: " ", count: width - used)
+    }
+}
+
+/// The live part of a stop view in words and symbols (never colour alone), shared by `kiosk lookup` and the
+/// kiosk screen.
+public enum LiveText {
+    /// What follows a departure line: "● live +4 min (scheduled 08:03)", "○ timetable", "✕ cancelled",
+    /// "● live, extra service"; nil when the view was built without live data.
+    public static func mark(_ departure: Departure, language: Language, zone: TimeZone) -> String? {
+        guard let realtime = departure.realtime else { return nil }
+        switch realtime.state {
+        case .scheduled: return Message.scheduledMark.text(language)
+        case .canceled: return Message.canceled.text(language)
+        case .skipped: return nil
+        case .added: return Message.liveMark.text(language) + ", " + Message.addedTrip.text(language)
+        case .updated:
+            let minutes = delayMinutes(realtime.delaySeconds ?? 0)
+            guard minutes != 0 else { return Message.liveMark.text(language) + ", " + Message.onTime.text(language) }
+            return Message.liveMark.text(language) + " " + Message.delayMinutes(minutes).text(language) + " ("
+                + Message.scheduledAt(LocalTime.clock(departure.time, in: zone)).text(language) + ")"
+        }
+    }
+
+    /// A delay in whole minutes as a passenger reads it: under a minute late is on time, 90 s is "+1 min".
+    public static func delayMinutes(_ seconds: Int) -> Int {
+        seconds >= 0 ? seconds / 60 : -((-seconds) / 60)
+    }
+
+    /// The line that says live data is not in force ("live information unavailable since 14:05"), nil when it is
+    /// or the view has none.
+    public static func notice(_ view: StopView, language: Language, zone: TimeZone) -> String? {
+        let since = Message.liveUnavailableSince(view.realtimeUnavailableSince.map { LocalTime.clock($0, in: zone) })
+        switch view.realtimeStatus {
+        case nil, .live?: return nil
+        case .stale?: return since.text(language) + ". " + Message.showingTimetable.text(language)
+        case .withheld?: return since.text(language) + ". " + Message.liveOnlyNoneShown.text(language)
+        }
+    }
+}
+
+/// The stop view as JSON: the one rendering `kiosk lookup --json` and the web API share (see the README for the
+/// fields). Views built without live data have no live fields, so their JSON is what it always was.
+public enum StopViewJSON {
+    public static func render(_ view: StopView) throws -> String {
+        try KioskJSON.encode(view, timeZone: TimeZone(identifier: view.timeZone) ?? .current)
     }
 }
 

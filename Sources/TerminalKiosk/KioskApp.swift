@@ -1,8 +1,10 @@
 import Foundation
 import KioskConfiguration
 import Logging
+import Realtime
 import ScanService
 import Scanning
+import Speech
 import StopCodes
 import StopPresentation
 import TransitModel
@@ -40,6 +42,12 @@ public final class KioskApp {
     /// terminal), the most recent 10,000: the hook for the latency benchmark and the demo's summary.
     public private(set) var scanToScreenNanos: [UInt64] = []
     private var pendingScanArrival: UInt64?
+    /// Live departures, polled off this loop (`[realtime]` in the config).
+    private let livePolling = LiveFeedPolling()
+    /// Says what the screen shows, off the main loop (nil: speech off in the config).
+    private var speaker: Speaker?
+    /// The utterance the state machine is waiting on; older ones' endings are ignored.
+    private var currentUtterance: Int?
 
     public init(options: KioskRunOptions) {
         self.options = options
@@ -49,6 +57,42 @@ public final class KioskApp {
             hasHomeStop: options.config.homeStop != nil, now: now)
         writer = TerminalFrameWriter(colorMode: options.plainText ? .basic16 : TerminalColorMode.detect())
         size = options.plainSize
+        let speech = options.config.speech
+        if speech.enabled {
+            state.speech = KioskSpeechControls(
+                speakKey: .function(speech.speakKey), moreKey: .function(speech.moreKey),
+                volumeDownKey: .function(speech.volumeDownKey), volumeUpKey: .function(speech.volumeUpKey),
+                volume: speech.volume, volumeStep: speech.volumeStep, autoSpeak: speech.autoSpeak)
+        }
+    }
+
+    /// The speaker, made on first use: a sink that cannot be made (no player program) is logged once and
+    /// speech stays silent; the screen works as before.
+    private func makeSpeaker() -> Speaker? {
+        if let speaker { return speaker }
+        let sink: any AudioSink
+        do {
+            switch options.config.speech.output {
+            case let .player(program): sink = try PlayerAudioSink(program: program)
+            case let .log(path): sink = LogAudioSink(path: path, realTime: true)
+            }
+        } catch {
+            logger.error("speech: \(error)")
+            state.speech = nil  // nothing to play on: the keys go back to meaning nothing
+            return nil
+        }
+        let queue = self.queue
+        let made = Speaker(
+            sink: sink, logger: logger,
+            onEvent: { event in
+                switch event {
+                case .firstAudio: break
+                case let .finished(id), let .interrupted(id), let .failed(id, _):
+                    queue.post(.speechEnded(utterance: id))
+                }
+            })
+        speaker = made
+        return made
     }
 
     var now: Date { Date().addingTimeInterval(options.clockOffset) }
@@ -60,6 +104,7 @@ public final class KioskApp {
             size = terminal.size()
         }
         defer {
+            livePolling.stop()
             control.stop()
             if !options.plainText { terminal.restore() }
         }
@@ -113,6 +158,11 @@ public final class KioskApp {
                     replayEnded = true
                 case .inputClosed:
                     break
+                case let .speechEnded(utterance):
+                    if utterance == currentUtterance {
+                        currentUtterance = nil
+                        apply(.speechEnded)
+                    }
                 }
             }
             checkDatabaseFile()
@@ -197,10 +247,46 @@ public final class KioskApp {
                             network: network?.network)
                     })
             ]
+        case let .loadDiagram(routeID, stop):
+            guard let database else {
+                return [
+                    .diagramLoaded(
+                        routeID: routeID,
+                        .failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))
+                ]
+            }
+            return [
+                .diagramLoaded(routeID: routeID, lookUp { try database.routeDiagram(route: routeID, viewer: stop) })
+            ]
         case .reloadDatabase:
             openDatabase(initial: false)
             return []
+        case let .speak(utterance):
+            return speak(utterance)
+        case .stopSpeaking:
+            speaker?.stop()
+            currentUtterance = nil
+            return []
         }
+    }
+
+    /// Starts saying an utterance (quiet hours: automatic ones are skipped, the volume capped).
+    private func speak(_ utterance: KioskUtterance) -> [KioskEvent] {
+        let settings = options.config.speech
+        var volume = utterance.volume
+        if let zone = state.lastKnownTimeZone.flatMap(TimeZone.init(identifier:)) {
+            let clock = LocalTime.clock(now, in: zone).split(separator: ":").compactMap { Int($0) }
+            if clock.count == 2, settings.isQuiet(minuteOfDay: clock[0] * 60 + clock[1]) {
+                if utterance.automatic { return [.speechEnded] }
+                volume = min(volume, settings.quietVolume)
+            }
+        }
+        guard let speaker = makeSpeaker() else { return [.speechEnded] }
+        let id = speaker.say(
+            utterance.text,
+            settings: VoiceSettings(language: utterance.language, rate: settings.rate, volume: volume))
+        currentUtterance = id
+        return []
     }
 
     private func lookUp<T>(_ body: () throws -> T) -> Result<T, KioskFailureBox> {
@@ -216,9 +302,17 @@ public final class KioskApp {
     }
 
     private func board(for stop: ResolvedStop, _ database: RouteDatabase) throws -> KioskStopBoard {
-        let view = try database.stopView(
-            for: stop, at: now, windowMinutes: options.config.windowMinutes,
-            nearbyRadiusMeters: options.config.nearbyRadiusMeters)
+        let view: StopView
+        if let live = livePolling.live {
+            view = try database.liveStopView(
+                for: stop, at: now, windowMinutes: options.config.windowMinutes,
+                nearbyRadiusMeters: options.config.nearbyRadiusMeters, live: live, now: now,
+                language: state.language.rawValue)
+        } else {
+            view = try database.stopView(
+                for: stop, at: now, windowMinutes: options.config.windowMinutes,
+                nearbyRadiusMeters: options.config.nearbyRadiusMeters)
+        }
         return KioskStopBoard(stop: stop, view: view)
     }
 
@@ -253,8 +347,22 @@ public final class KioskApp {
             logger.error("route database unavailable", metadata: ["path": "\(path)", "error": "\(error)"])
         }
         control.setDatabase(database)
+        startLivePolling()
         apply(.databaseStatus(databaseStatus()))
         serviceDay = database.map { ServiceDate.containing(now, in: $0.timeZone) }
+    }
+
+    /// (Re)starts polling the live feeds against the database now open (matching needs its timetable).
+    private func startLivePolling() {
+        guard let database else {
+            livePolling.stop()
+            return
+        }
+        let offset = options.clockOffset
+        let queue = self.queue
+        livePolling.start(
+            settings: options.config.realtime, database: database,
+            clock: { Date().addingTimeInterval(offset) }, changed: { queue.post(.kiosk(.liveDataChanged)) })
     }
 
     private func databaseStatus() -> KioskDatabaseStatus {

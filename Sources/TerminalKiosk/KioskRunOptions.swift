@@ -54,5 +54,6 @@ public struct KioskRunOptions: Sendable {
         self.databasePath = databasePath
         self.input = input
         self.context = context
+        self.context.display = config.display
     }
 }

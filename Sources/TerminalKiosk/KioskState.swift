@@ -180,11 +180,29 @@ public struct KioskPlanScreen: Sendable, Equatable {
     }
 }
 
+/// A route's line diagram from a stop board (F3): the board's routes one after the other.
+public struct KioskDiagramScreen: Sendable, Equatable {
+    public var from: KioskStopBoard
+    /// Which of the board's routes (`from.view.routes`) is shown.
+    public var routeIndex: Int
+    public var diagram: RouteDiagram?
+    public var failure: KioskFailure?
+    public var scroll = 0
+
+    public init(from: KioskStopBoard, routeIndex: Int) {
+        self.from = from
+        self.routeIndex = routeIndex
+    }
+
+    public var routeID: String { from.view.routes[routeIndex].route.id }
+}
+
 public enum KioskScreen: Sendable, Equatable {
     case idle
     case stop(KioskStopScreen)
     case entry(KioskEntryScreen)
     case plan(KioskPlanScreen)
+    case diagram(KioskDiagramScreen)
 
     public var name: String {
         switch self {
@@ -192,6 +210,7 @@ public enum KioskScreen: Sendable, Equatable {
         case .stop: return "stop"
         case .entry: return "entry"
         case .plan: return "plan"
+        case .diagram: return "diagram"
         }
     }
 }
@@ -205,12 +224,17 @@ public enum KioskEvent: Sendable, Equatable {
     case camera(KioskCameraStatus)
     /// A new import replaced the database file: reload at the next idle moment.
     case databaseChanged
+    /// A poll of the live feeds finished: the board on screen is rebuilt with the new data.
+    case liveDataChanged
     /// The database was (re)opened, or its status changed (a new day outside the service dates).
     case databaseStatus(KioskDatabaseStatus)
     case homeLoaded(Result<KioskStopBoard, KioskFailureBox>)
     case stopLoaded(Result<KioskStopBoard, KioskFailureBox>)
     case matchesLoaded(query: String, matches: [StopInfo])
     case planLoaded(Result<JourneyPlan, KioskFailureBox>)
+    /// The utterance the kiosk last started has ended (finished, interrupted or failed).
+    case speechEnded
+    case diagramLoaded(routeID: String, Result<RouteDiagram, KioskFailureBox>)
 }
 
 /// `KioskFailure` as an `Error`, so lookups can travel in a `Result`.
@@ -229,8 +253,14 @@ public enum KioskEffect: Sendable, Equatable {
     case search(String)
     /// A journey plan → `.planLoaded`.
     case plan(from: ResolvedStop, to: KioskStopTarget)
+    /// The line diagram of a route (by route_id) with the viewer's stop highlighted.
+    case loadDiagram(routeID: String, stop: ResolvedStop)
     /// Reopen the database file (a new import) → `.databaseStatus`, then `.loadHome`.
     case reloadDatabase
+    /// Stop what is being said and say this instead (off the main loop) → `.speechEnded` when it ends.
+    case speak(KioskUtterance)
+    /// Interrupt what is being said.
+    case stopSpeaking
 }
 
 public struct KioskState: Sendable, Equatable {
@@ -255,6 +285,16 @@ public struct KioskState: Sendable, Equatable {
     public var notice: KioskNotice?
     /// A new database waits for the next idle moment.
     public var reloadPending = false
+    /// Spoken output's keys and defaults (nil: speech off, the keys mean nothing special).
+    public var speech: KioskSpeechControls? {
+        didSet { speechVolume = speech?.volume ?? 100 }
+    }
+    /// Something is being said: the next key that is not a speech key interrupts it.
+    public var speaking = false
+    /// The volume the passenger chose with the volume keys (back to the default at idle).
+    public var speechVolume = 100
+    /// A scan asked for its stop (or plan) to be said once it arrives (`auto_speak`).
+    var autoSpeakPending = false
 
     public init(language: Language, idleTimeout: TimeInterval, hasHomeStop: Bool, now: Date) {
         self.language = language
@@ -274,12 +314,25 @@ public struct KioskState: Sendable, Equatable {
         switch event {
         case .tick:
             return tick(minuteChanged: minute(of: now) != previousMinute)
+        case .liveDataChanged:
+            return refreshBoard()
         case let .key(key):
             lastActivity = now
+            if let speechEffects = handleSpeechKey(key) { return speechEffects }
+            if speaking {
+                speaking = false
+                return [.stopSpeaking] + handleKey(key)
+            }
             return handleKey(key)
         case let .scan(outcome):
             lastActivity = now
-            return handleScan(outcome)
+            let wasSpeaking = speaking
+            speaking = false
+            let effects = handleScan(outcome)
+            return wasSpeaking ? [.stopSpeaking] + effects : effects
+        case .speechEnded:
+            speaking = false
+            return []
         case let .camera(status):
             camera = status
             return []
@@ -309,7 +362,7 @@ public struct KioskState: Sendable, Equatable {
                 screen.board = nil
             }
             self.screen = .stop(screen)
-            return []
+            return autoSpeak()
         case let .matchesLoaded(query, matches):
             guard case var .entry(entry) = screen, entry.text == query else { return [] }
             entry.matches = matches
@@ -323,6 +376,14 @@ public struct KioskState: Sendable, Equatable {
             case let .failure(box): planScreen.failure = box.failure
             }
             screen = .plan(planScreen)
+            return autoSpeak()
+        case let .diagramLoaded(routeID, result):
+            guard case var .diagram(diagramScreen) = screen, diagramScreen.routeID == routeID else { return [] }
+            switch result {
+            case let .success(diagram): diagramScreen.diagram = diagram; diagramScreen.failure = nil
+            case let .failure(box): diagramScreen.diagram = nil; diagramScreen.failure = box.failure
+            }
+            screen = .diagram(diagramScreen)
             return []
         }
     }
@@ -333,29 +394,37 @@ public struct KioskState: Sendable, Equatable {
         var effects: [KioskEffect] = []
         if let notice, notice.expires <= now { self.notice = nil }
         if screen != .idle || notice != nil, now.timeIntervalSince(lastActivity) >= idleTimeout {
+            let silence: [KioskEffect] = speaking ? [.stopSpeaking] : []
             goIdle()
-            if reloadPending { return reloadIfIdle() }
-            return [.loadHome]
+            if reloadPending { return silence + reloadIfIdle() }
+            return silence + [.loadHome]
         }
         if screen == .idle, reloadPending {
             effects += reloadIfIdle()
             if !effects.isEmpty { return effects }
         }
-        if minuteChanged {
-            switch screen {
-            case .idle: effects.append(.loadHome)
-            case let .stop(stop):
-                if let resolved = stop.stop { effects.append(.loadStop(.resolved(resolved))) }
-            case .entry, .plan: break
-            }
-        }
+        if minuteChanged { effects += refreshBoard() }
         return effects
+    }
+
+    /// The board on screen (idle or a stop), loaded again.
+    private func refreshBoard() -> [KioskEffect] {
+        switch screen {
+        case .idle: return [.loadHome]
+        case let .stop(stop):
+            if let resolved = stop.stop { return [.loadStop(.resolved(resolved))] }
+            return []
+        case .entry, .plan, .diagram: return []
+        }
     }
 
     private mutating func goIdle() {
         screen = .idle
         notice = nil
         language = defaultLanguage
+        speaking = false
+        autoSpeakPending = false
+        speechVolume = speech?.volume ?? 100
     }
 
     private mutating func reloadIfIdle() -> [KioskEffect] {
@@ -391,8 +460,35 @@ public struct KioskState: Sendable, Equatable {
                 var s = stop; s.scroll = max(0, s.scroll - 1); screen = .stop(s); return []
             case .down:
                 var s = stop; s.scroll += 1; screen = .stop(s); return []
+            case .function(3):
+                guard let board = stop.board, !board.view.routes.isEmpty else { return [] }
+                return showDiagram(KioskDiagramScreen(from: board, routeIndex: 0))
             default:
                 return startEntry(with: key, from: stop.board, returnsToStop: true)
+            }
+        case let .diagram(diagram):
+            switch key {
+            case .escape:
+                screen = .stop(KioskStopScreen(stop: diagram.from.stop, board: diagram.from))
+                return [.loadStop(.resolved(diagram.from.stop))]
+            case .function(3), .right, .left:
+                let count = diagram.from.view.routes.count
+                let step = key == .left ? count - 1 : 1
+                return showDiagram(
+                    KioskDiagramScreen(from: diagram.from, routeIndex: (diagram.routeIndex + step) % count))
+            case .up, .pageUp, .down, .pageDown, .home:
+                var d = diagram
+                switch key {
+                case .up: d.scroll = max(0, d.scroll - 1)
+                case .pageUp: d.scroll = max(0, d.scroll - 10)
+                case .down: d.scroll += 1
+                case .pageDown: d.scroll += 10
+                default: d.scroll = 0
+                }
+                screen = .diagram(d)
+                return []
+            default:
+                return startEntry(with: key, from: diagram.from, returnsToStop: true)
             }
         case let .entry(entry):
             return handleEntryKey(key, entry)
@@ -416,6 +512,11 @@ public struct KioskState: Sendable, Equatable {
                 return startEntry(with: key, from: plan.from, returnsToStop: true)
             }
         }
+    }
+
+    private mutating func showDiagram(_ diagram: KioskDiagramScreen) -> [KioskEffect] {
+        screen = .diagram(diagram)
+        return [.loadDiagram(routeID: diagram.routeID, stop: diagram.from.stop)]
     }
 
     /// Typing on a board starts destination entry from it (or stop entry on a kiosk without a home stop).
@@ -501,6 +602,7 @@ public struct KioskState: Sendable, Equatable {
         case .stop:
             guard let stop = outcome.stop else { return [] }
             notice = nil
+            autoSpeakPending = speech?.autoSpeak == true
             if case let .entry(entry) = screen, case let .destination(from) = entry.purpose,
                 from.stop.stop.id != stop.stop.id
             {

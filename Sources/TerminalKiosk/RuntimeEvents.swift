@@ -26,6 +26,8 @@ enum RuntimeEvent: Sendable {
     case quit(signal: Int32)
     case replayEnded
     case inputClosed
+    /// An utterance ended (finished, interrupted or failed), posted from the speaker's thread.
+    case speechEnded(utterance: Int)
 }
 
 /// A thread-safe queue the input threads post to and the main loop drains.

@@ -59,10 +59,12 @@ public struct CellStyle: Sendable, Hashable {
     public var dim = false
     public var reverse = false
     public var underline = false
+    /// Struck through (SGR 9): cancelled departures, which also say so in words.
+    public var strikethrough = false
 
     public init(
         foreground: ScreenColor? = nil, background: ScreenColor? = nil, bold: Bool = false, dim: Bool = false,
-        reverse: Bool = false, underline: Bool = false
+        reverse: Bool = false, underline: Bool = false, strikethrough: Bool = false
     ) {
         self.foreground = foreground
         self.background = background
@@ -70,6 +72,7 @@ public struct CellStyle: Sendable, Hashable {
         self.dim = dim
         self.reverse = reverse
         self.underline = underline
+        self.strikethrough = strikethrough
     }
 
     public static let plain = CellStyle()
@@ -179,6 +182,13 @@ public struct ScreenCanvas: Sendable, Equatable {
             rows[row][column + 1] = ScreenCell(" ", rows[row][column + 1].style)
         }
         rows[row][column] = cell
+    }
+
+    /// Changes the style of every cell (a theme applied over a finished screen).
+    public mutating func restyle(_ transform: (CellStyle) -> CellStyle) {
+        for r in rows.indices {
+            for c in rows[r].indices { rows[r][c].style = transform(rows[r][c].style) }
+        }
     }
 
     /// The screen as plain text lines (trailing spaces removed): what `tmux capture-pane -p` would show, used by

@@ -32,6 +32,7 @@ public enum TerminalStyleCodes {
         if style.bold { codes.append("1") }
         if style.dim { codes.append("2") }
         if style.underline { codes.append("4") }
+        if style.strikethrough { codes.append("9") }
         if style.reverse { codes.append("7") }
         if let fg = style.foreground { codes.append(color(fg, mode: mode, foreground: true)) }
         if let bg = style.background { codes.append(color(bg, mode: mode, foreground: false)) }

@@ -15,6 +15,9 @@ public struct JourneyPlan: Sendable, Codable, Equatable {
     /// When nothing connects the two stops: what serves each end, so the passenger is not left with nothing.
     public var routesAtOrigin: [RouteInfo]
     public var routesAtDestination: [RouteInfo]
+    /// With live data configured: whether the options use live times (false: the planner uses the timetable).
+    /// Absent when there is no live data, so plans without it read as they always did.
+    public var liveTimesUsed: Bool?
 
     public init(
         from: StopInfo, to: StopInfo, at: Date, timeZone: String, maxTransfers: Int, walkRadiusMeters: Int,

@@ -68,3 +68,18 @@ public struct StopAlert: Sendable, Codable, Equatable {
         self.activeUntil = activeUntil
     }
 }
+
+/// Whether a stop view's departures carry live data (`realtime_status` in its JSON).
+public enum LiveDataStatus: String, Sendable, Codable {
+    /// Live data is fresh: departures carry predictions where the feed has them.
+    case live
+    /// Live data is missing or too old: the departures are the timetable's (mixed mode).
+    case stale
+    /// Live data is missing or too old and the kiosk shows live departures only (online mode): none shown.
+    case withheld
+}
+
+extension Departure {
+    /// When the passenger should expect it: the prediction when there is one, else the timetable time.
+    public var expectedTime: Date { realtime?.predictedTime ?? time }
+}

@@ -25,6 +25,10 @@ public struct StopView: Sendable, Codable, Equatable {
     public var alerts: [StopAlert]?
     /// How old the live data behind `departures` is, in seconds (nil: built without live data).
     public var realtimeAgeSeconds: Int?
+    /// Whether live data is in force (nil: built without live data).
+    public var realtimeStatus: LiveDataStatus?
+    /// When the live data is not in force: the moment of the last live data there was (nil: never any).
+    public var realtimeUnavailableSince: Date?
 
     public init(
         stop: StopInfo, platforms: [StopInfo], at: Date, windowMinutes: Int, timeZone: String, serviceDate: String,

@@ -12,6 +12,8 @@ protocol FeedSource {
     func contains(_ file: String) -> Bool
     /// Streams the file's bytes, in order, in chunks of at most a few hundred kilobytes.
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws
+    /// The file's size in bytes as far as it is known without reading it (for progress), else nil.
+    func expectedSize(_ file: String) -> Int64?
 }
 
 let feedChunkSize = 256 * 1024
@@ -124,6 +126,14 @@ struct DirectoryFeedSource: FeedSource {
     var fileNames: [String] { Array(files) }
     func contains(_ file: String) -> Bool { files.contains(file) }
 
+    func expectedSize(_ file: String) -> Int64? {
+        var status = stat()
+        guard files.contains(file), stat((root as NSString).appendingPathComponent(file), &status) == 0,
+            status.st_mode & S_IFMT == S_IFREG
+        else { return nil }
+        return Int64(status.st_size)
+    }
+
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard files.contains(file) else { throw ImportError.missingFile(file: file, feed: displayName) }
         let path = (root as NSString).appendingPathComponent(file)
@@ -197,6 +207,7 @@ final class ZipFeedSource: FeedSource {
 
     var fileNames: [String] { Array(entries.keys) }
     func contains(_ file: String) -> Bool { entries[file] != nil }
+    func expectedSize(_ file: String) -> Int64? { entries[file].map { Int64(clamping: $0.uncompressedSize) } }
 
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let entry = entries[file] else { throw ImportError.missingFile(file: file, feed: displayName) }

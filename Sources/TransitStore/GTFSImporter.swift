@@ -41,6 +41,9 @@ public struct GTFSImporter {
     /// (strict) refuses the feed instead.
     public var lenient: Bool
     public var limits: FeedLimits
+    /// Called as the import goes: the file being read (rows so far, bytes of all imported files read so far
+    /// and in all), then the finishing stages. Throttling and display are the caller's (`ProgressLine`).
+    public var progress: (@Sendable (ProgressUpdate) -> Void)?
 
     public init(
         feedPath: String, databasePath: String, lenient: Bool = false, limits: FeedLimits = FeedLimits(),
@@ -56,7 +59,7 @@ public struct GTFSImporter {
     /// The files the importer reads; any other file in the feed is reported as skipped.
     static let importedFiles: Set<String> = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
-        "calendar_dates.txt", "frequencies.txt", "transfers.txt", "feed_info.txt",
+        "calendar_dates.txt", "frequencies.txt", "transfers.txt", "feed_info.txt", "shapes.txt",
     ]
 
     public func run() throws -> ImportSummary {
@@ -71,6 +74,7 @@ public struct GTFSImporter {
             var session = try ImportSession(
                 source: source, stagingPath: staging.path, logger: logger, lenient: lenient,
                 maximumRecordBytes: limits.maximumRecordBytes)
+            session.progress = progress
             try session.importAll()
             summary = try session.finish()
         } catch let error as DatabaseError {
@@ -153,6 +157,9 @@ final class ReadTally {
     /// are never opened, so they are not part of the hash either.
     var hasher = SHA256()
     var warnings = ImportWarnings()
+    /// Bytes of imported files read so far, and the total the feed declares (for progress).
+    var bytesRead: Int64 = 0
+    var bytesTotal: Int64 = 0
 }
 
 /// The state of one import: ID maps from GTFS identifiers to dense keys, warnings and counts.
@@ -189,8 +196,11 @@ struct ImportSession {
     var serviceKeys: [String: Int] = [:]
     var servicesWithCalendar: Set<Int> = []
     var tripKeys: [String: Int] = [:]
+    /// The shape_ids trips name: shapes.txt keeps only these.
+    var tripShapeIDs: Set<String> = []
     var interpolated = 0
     var stopSummary = StopServiceSummary()
+    var progress: (@Sendable (ProgressUpdate) -> Void)?
 
     init(
         source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
@@ -226,6 +236,7 @@ struct ImportSession {
         guard source.contains("calendar.txt") || source.contains("calendar_dates.txt") else {
             throw ImportError.missingFile(file: "calendar.txt or calendar_dates.txt", feed: source.displayName)
         }
+        reading.bytesTotal = GTFSImporter.importedFiles.reduce(0) { $0 + (source.expectedSize($1) ?? 0) }
         try queue.inTransaction { db in
             try importAgencies(db)
             try importStops(db)
@@ -234,11 +245,14 @@ struct ImportSession {
             if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
             try importTrips(db)
             try settleAgencies(db)
+            if source.contains("shapes.txt") { try importShapes(db) }
+            try checkTripShapes(db)
             if source.contains("frequencies.txt") { try importFrequencies(db) }  // before stop times: they mark template trips
             try importStopTimes(db)
             if source.contains("transfers.txt") { try importTransfers(db) }
             if source.contains("feed_info.txt") { try importFeedInfo(db) }
             var started = DispatchTime.now().uptimeNanoseconds
+            report("interpolation and stop summaries")
             try interpolateMissingTimes(db)
             if stopSummary.needsRebuild { try stopSummary.rebuild(from: db) }
             logger.debug("interpolation: \(ImportSession.elapsed(since: started))")
@@ -293,6 +307,7 @@ struct ImportSession {
         var header: TableHeader?
         let tally = reading
         tally.hasher.update(data: Array("\(file)\n".utf8))
+        let progress = self.progress
         func handle(_ record: CSVRecord) throws {
             if record.repairedInvalidUTF8 {
                 tally.warnings.add(
@@ -318,6 +333,10 @@ struct ImportSession {
             try source.stream(file) { chunk in
                 tally.hasher.update(bufferPointer: chunk)
                 try parser.consume(chunk, handle)
+                tally.bytesRead += Int64(chunk.count)
+                progress?(
+                    ProgressUpdate(
+                        stage: file, done: rows, unit: "rows", workDone: tally.bytesRead, workTotal: tally.bytesTotal))
             }
             try parser.finish(handle)
         } catch let error as CSVError {
@@ -328,6 +347,13 @@ struct ImportSession {
         }
         if header == nil { throw ImportError.inconsistentFeed("\(file) is empty: it has no header line") }
         return rows
+    }
+
+    /// A finishing stage (after every file is read).
+    func report(_ stage: String) {
+        progress?(
+            ProgressUpdate(
+                stage: stage, done: 0, unit: "steps", workDone: reading.bytesRead, workTotal: reading.bytesTotal))
     }
 
     static func elapsed(since start: UInt64) -> String {
@@ -640,6 +666,7 @@ struct ImportSession {
             insert.bind(5, bytes: row.bytes(c.headsign)); insert.bind(6, bytes: row.bytes(c.short))
             insert.bind(7, direction)
             insert.bind(8, bytes: row.bytes(c.block)); insert.bind(9, bytes: row.bytes(c.shape))
+            if let shape = row.string(c.shape) { tripShapeIDs.insert(shape) }
             insert.bind(10, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
             insert.bind(11, try row.enumValue(c.bikes, allowed: 0...2, warnings: &warnings) ?? 0)
             try insert.insert()
@@ -930,6 +957,7 @@ struct ImportSession {
         let interpolated = self.interpolated
         let timeZone = self.timeZone
         let skipped = GTFSImporter.skippedFiles(in: source)
+        report("indexes")
         try queue.inTransaction { db in
             let started = DispatchTime.now().uptimeNanoseconds
             try db.execute(sql: Schema.indexesV1)
@@ -981,6 +1009,7 @@ struct ImportSession {
             try db.execute(sql: "ANALYZE")
             return .commit
         }
+        report("integrity check")
         try queue.inDatabase { db in
             let started = DispatchTime.now().uptimeNanoseconds
             defer { logger.debug("integrity check: \(ImportSession.elapsed(since: started))") }

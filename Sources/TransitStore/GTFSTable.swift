@@ -170,6 +170,11 @@ final class BulkInsert {
         }
     }
 
+    /// Binds a BLOB (SQLite copies the bytes).
+    @inline(__always) func bind(_ index: Int32, blob: UnsafeBufferPointer<UInt8>) {
+        sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), Self.transient)
+    }
+
     /// Runs the insert. A constraint violation returns false (the caller knows which key it was and says so);
     /// anything else is a database error. Callers that expect no violation use `insert()`.
     func run() throws -> Bool {

@@ -84,29 +84,7 @@ extension RouteDatabase {
     ///
     /// `route` is a route_id, or a short name when exactly one route has it.
     public func labelStops(route query: String) throws -> [LabelStopRecord] {
-        let text = query.trimmingCharacters(in: .whitespaces)
-        let (routeIndex, routeID): (Int, String) = try read { db in
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT route_idx, route_id FROM routes WHERE route_id = ?", arguments: [text])
-            {
-                return (row[0], row[1])
-            }
-            let named = try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT route_idx, route_id FROM routes WHERE route_short_name = ? COLLATE NOCASE ORDER BY route_id",
-                arguments: [text])
-            if named.count == 1 { return (named[0][0], named[0][1]) }
-            if named.count > 1 {
-                throw LabelSelectionError.ambiguousRoute(query: text, candidates: named.map { $0[1] })
-            }
-            let known = try String.fetchAll(
-                db,
-                sql:
-                    "SELECT COALESCE(route_short_name, route_id) FROM routes ORDER BY route_sort_order, route_short_name LIMIT 12"
-            )
-            throw LabelSelectionError.unknownRoute(query: text, known: known)
-        }
+        let (routeIndex, routeID) = try resolveRoute(query)
         let ordered: [Int] = try read { db in
             // The longest trip of each direction gives the travel order.
             let counts = try Row.fetchAll(
@@ -209,6 +187,36 @@ extension RouteDatabase {
                 }
                 return LabelStopRecord(stop: stop, routes: serving, agencies: agencies.isEmpty ? soleAgency : agencies)
             }
+        }
+    }
+}
+
+extension RouteDatabase {
+    /// A route by route_id, or by short name (any case) when exactly one route has it; its key and route_id.
+    /// Unknown or ambiguous names throw `LabelSelectionError` naming what exists.
+    func resolveRoute(_ query: String) throws -> (index: Int, id: String) {
+        let text = query.trimmingCharacters(in: .whitespaces)
+        return try read { db in
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT route_idx, route_id FROM routes WHERE route_id = ?", arguments: [text])
+            {
+                return (row[0], row[1])
+            }
+            let named = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT route_idx, route_id FROM routes WHERE route_short_name = ? COLLATE NOCASE ORDER BY route_id",
+                arguments: [text])
+            if named.count == 1 { return (named[0][0], named[0][1]) }
+            if named.count > 1 {
+                throw LabelSelectionError.ambiguousRoute(query: text, candidates: named.map { $0[1] })
+            }
+            let known = try String.fetchAll(
+                db,
+                sql:
+                    "SELECT COALESCE(route_short_name, route_id) FROM routes ORDER BY route_sort_order, route_short_name LIMIT 12"
+            )
+            throw LabelSelectionError.unknownRoute(query: text, known: known)
         }
     }
 }

@@ -5,12 +5,15 @@ import GRDB
 /// feed — small and its indexes fast. Times are integer seconds from the service day's origin (see
 /// `GTFSTime`), dates integer `YYYYMMDD`.
 public enum Schema {
-    public static let version = 1
+    public static let version = 2
 
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: tablesV1)
+        }
+        migrator.registerMigration("v2 shapes") { db in
+            try db.execute(sql: tablesV2)
         }
         return migrator
     }
@@ -71,11 +74,22 @@ public enum Schema {
             feed_start_date INTEGER, feed_end_date INTEGER, feed_version TEXT, feed_contact_email TEXT, feed_contact_url TEXT);
         """
 
+    /// Version 2: shapes.txt, one row per shape used by a trip (linked by `trips.shape_id`), simplified to about
+    /// a metre and stored as a `ShapeCoding` BLOB of delta-encoded microdegrees.
+    static let tablesV2 = """
+        CREATE TABLE shapes (
+            shape_idx INTEGER PRIMARY KEY, shape_id TEXT NOT NULL UNIQUE,
+            point_count INTEGER NOT NULL, -- points kept after simplification
+            source_point_count INTEGER NOT NULL, -- points in shapes.txt
+            points BLOB NOT NULL);
+        """
+
     /// Built after the rows are in: one sorted pass each is far cheaper than maintaining them row by row.
     static let indexesV1 = """
         CREATE INDEX stop_times_by_stop_time ON stop_times(stop_idx, departure_time);
         CREATE INDEX trips_by_route ON trips(route_idx, direction_id);
         CREATE INDEX trips_by_service ON trips(service_idx);
+        CREATE INDEX trips_by_shape ON trips(shape_id);
         CREATE INDEX stops_by_code ON stops(stop_code);
         CREATE INDEX stops_by_name_key ON stops(name_key);
         CREATE INDEX stops_by_parent ON stops(parent_idx);
@@ -88,6 +102,6 @@ public enum Schema {
     /// The tables whose row counts the summary and the metadata report, in import order.
     public static let countedTables = [
         "agency", "stops", "routes", "services", "calendar", "calendar_dates", "trips", "stop_times",
-        "frequencies", "transfers", "feed_info", "stop_routes", "stop_service_spans",
+        "frequencies", "transfers", "feed_info", "shapes", "stop_routes", "stop_service_spans",
     ]
 }

@@ -46,11 +46,13 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 enum DefaultDatabase {
-    /// The cached import of the sample feed, named after a hash of its contents so an updated sample (a new
-    /// build of the program) is imported afresh.
+    /// The cached import of the sample feed, named after a hash of its contents and the schema version so an
+    /// updated sample or schema (a new build of the program) is imported afresh.
     static func samplePath() throws -> String {
         let feed = SampleData.sampleNetworkFeed
         var hasher = SHA256()
+        // The schema version too: a new program's schema must not find the previous build's cached import.
+        hasher.update(data: Data("schema \(Schema.version)".utf8))
         for name in try FileManager.default.contentsOfDirectory(atPath: feed.path).sorted() where name.hasSuffix(".txt")
         {
             hasher.update(data: Data(name.utf8))

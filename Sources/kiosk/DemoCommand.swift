@@ -28,8 +28,12 @@ struct DemoCommand: ParsableCommand {
             switches Spanish/English; type a destination (e.g. "cumbaya"), ↑↓ to choose, Enter for the plan.
             Ctrl-C ends the demo.
 
-            The demo clock is the real one when the sample network has service at this hour; otherwise it starts
-            at 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets it.
+            Live departures: the demo polls the sample network's live scenario (assets/realtime: a delayed, a
+            cancelled and an extra trolleybus, a skipped stop and an alert, as published on 2026-11-25 at 07:59:40),
+            so its clock starts at 2026-11-25 08:00, when that data is live; it stops counting as live after five
+            minutes and the boards then say so. --realtime polls another feed (file or URL); --no-realtime shows
+            the timetable only, with the demo clock the real one when the sample network has service at this hour,
+            otherwise 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets the clock.
             When standard output is not a terminal, each screen is printed as plain text (80×24) instead.
             """
     )
@@ -48,6 +52,21 @@ struct DemoCommand: ParsableCommand {
 
     @Option(help: "Language the kiosk starts in: es or en.")
     var lang: Language = .es
+
+    @Option(help: "Screen theme: default or high-contrast (every text colour pair at least 7:1).")
+    var theme: DisplaySettings.Theme = .default
+
+    @Option(help: "Screen layout: standard, or large (secondary columns dropped instead of wrapped).")
+    var layout: DisplaySettings.Layout = .standard
+
+    @Option(
+        help: ArgumentHelp(
+            "Poll this GTFS-Realtime feed (file or http(s):// URL) instead of the sample's live scenario.",
+            valueName: "file-or-url"))
+    var realtime: String?
+
+    @Flag(help: "No live data: the timetable only.")
+    var noRealtime = false
 
     @Option(
         help: ArgumentHelp("The recorded session (session.json) to play instead of the shipped one.", valueName: "file")
@@ -76,6 +95,7 @@ struct DemoCommand: ParsableCommand {
         guard (3...3600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be between 3 and 3600 seconds (got \(idleTimeout))")
         }
+        if noRealtime && realtime != nil { throw ValidationError("--realtime and --no-realtime exclude each other") }
     }
 
     func run() throws {
@@ -128,6 +148,9 @@ struct DemoCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.badInput)
             }
             start = date
+        } else if !noRealtime && realtime == nil {
+            // The live scenario is live at its own moment only.
+            start = LocalTime.parse(SampleData.realtimeScenarioInstant, in: database.timeZone) ?? Date()
         } else {
             start = Self.demoStart(now: Date(), database: database, fallback: demoSession.fallbackStart)
         }
@@ -137,6 +160,14 @@ struct DemoCommand: ParsableCommand {
         config.idleTimeoutSeconds = idleTimeout
         config.homeStop = demoSession.homeStop
         config.databasePath = databasePath
+        if !noRealtime {
+            // Read every 100 s: live for five minutes after the feed's time (three polls, at most 300 s).
+            config.realtime = RealtimeSettings(
+                tripUpdates: realtime ?? SampleData.realtimeScenario.path,
+                alerts: realtime ?? SampleData.realtimeScenario.path, pollSeconds: 100)
+        }
+        config.display.theme = theme
+        config.display.layout = layout
         if web {
             config.server.port = port
             config.server.scanSource = "demo"
@@ -261,3 +292,6 @@ enum DemoRecording {
         return LumaFrame(width: width, height: height, pixels: pixels)
     }
 }
+
+extension DisplaySettings.Theme: ExpressibleByArgument {}
+extension DisplaySettings.Layout: ExpressibleByArgument {}

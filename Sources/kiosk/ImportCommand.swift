@@ -11,8 +11,9 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import a GTFS feed (.zip or folder) into a route database, replacing it atomically.",
         discussion: """
             The new database is built beside PATH and renamed over it only once it is complete and checked: an
-            import that fails or is interrupted leaves the previous database as it was. shapes.txt and fare files
-            are not imported (the kiosk does not draw maps or sell fares); the summary lists what was skipped.
+            import that fails or is interrupted leaves the previous database as it was. shapes.txt is imported
+            (the shapes trips use, simplified to about a metre, for maps); fare files, pathways and levels are not
+            (the kiosk does not sell fares); the summary lists what was skipped.
             """
     )
 
@@ -33,6 +34,8 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Log progress to standard error.")
     var verbose = false
 
+    @OptionGroup var progressOption: ProgressOption
+
     func run() throws {
         bootstrapLogging(verbose: verbose)
         let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "import")
@@ -42,8 +45,21 @@ struct ImportCommand: ParsableCommand {
                 printError("kiosk import: peak resident memory \(peak / 1024) MB")
             }
         }
+        let progress = progressOption.line()
         do {
-            let summary = try GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient).run()
+            var importer = GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient)
+            if progress.isActive { importer.progress = { progress.update($0) } }
+            let summary: ImportSummary
+            do {
+                summary = try importer.run()
+            } catch {
+                progress.finish()
+                throw error
+            }
+            progress.finish(
+                ProgressUpdate(
+                    stage: "done", done: summary.counts.reduce(0) { $0 + $1.rows }, unit: "rows", workDone: 1,
+                    workTotal: 1))
             print(ImportReport.text(summary))
         } catch let error as ImportError {
             printError("error: \(error)")
@@ -96,3 +112,16 @@ enum ImportReport {
         return lines.joined(separator: "\n")
     }
 }
+
+/// `--progress`: a progress line on standard error while a long command works.
+struct ProgressOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Progress on standard error: auto (a line redrawn in place when standard error is a terminal, else nothing), lines (machine-readable 'progress stage=… done=…' lines), off.",
+            valueName: "auto|lines|off"))
+    var progress: ProgressLine.Mode = .auto
+
+    func line() -> ProgressLine { ProgressLine(mode: progress) }
+}
+
+extension ProgressLine.Mode: ExpressibleByArgument {}

@@ -14,7 +14,7 @@ struct Kiosk: ParsableCommand {
         subcommands: [
             ImportCommand.self, LookupCommand.self, PlanCommand.self, ScanCommand.self, LabelsCommand.self,
             KeysCommand.self, RunCommand.self, DemoCommand.self, DoctorCommand.self, RealtimeCommand.self,
-            ServeCommand.self,
+            UpdateCommand.self, MapCommand.self, DiagramCommand.self, ServeCommand.self,
         ]
     )
 

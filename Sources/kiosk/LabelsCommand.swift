@@ -65,6 +65,8 @@ struct LabelsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The file to write. Optional only with --print.", valueName: "path"))
     var out: String?
 
+    @OptionGroup var progressOption: ProgressOption
+
     @Option(
         help: ArgumentHelp(
             "PNG resolution in dots per inch (\(LabelOptions.dpiRange.lowerBound)–\(LabelOptions.dpiRange.upperBound)).",
@@ -204,6 +206,9 @@ struct LabelsCommand: ParsableCommand {
                 layout: LabelLayout.named(layout)!, format: resolvedFormat, dpi: dpi, errorCorrection: ecc,
                 barcode: barcode, title: "StopKiosk · \(feed)")
             let renderer = LabelRenderer(options: options)
+            let progress = progressOption.line()
+            if progress.isActive { renderer.progress = { progress.update($0) } }
+            defer { progress.finish() }
             let run = try renderer.run(
                 stops: labelStops,
                 payloads: LabelPayloadBuilder(template: urlTemplate, feedID: feed, signingKey: signingKey),

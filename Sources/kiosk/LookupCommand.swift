@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskConfiguration
+import Realtime
 import ScanService
 import StopCodes
 import StopPresentation
@@ -15,6 +16,15 @@ struct LookupCommand: ParsableCommand {
             QUERY is a stop_id, a stop_code, or a scanned stop URL. An exact stop_id wins over a stop_code; a station
             stands for all its platforms. Unknown stops exit with status 2 and up to five suggestions.
             --json prints the stop view documented in the README (times in ISO 8601 with the agency's offset).
+
+            Live departures: --realtime gives a GTFS-Realtime feed (a file or an http(s):// URL; repeat it for
+            trip updates and alerts in separate feeds). Each feed is fetched once and used for what it carries.
+            Without --realtime, the feeds of the config's [realtime] section are used (unless its mode is
+            offline). Freshness is judged at --at, so a recorded snapshot replays as it was live. A feed file that
+            cannot be read or decoded exits with status 2; a URL that fails leaves the timetable, with a warning.
+
+            --speak says it (espeak-ng, the --lang voice, the config's [speech] rate and volume); --speak-to
+            writes the same audio to a WAV file.
             """
     )
 
@@ -35,6 +45,9 @@ struct LookupCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var live: LiveOptions
+    @OptionGroup var speech: SpeechOptions
+
     func validate() throws {
         guard (1...1440).contains(window) else {
             throw ValidationError("--window must be between 1 and 1440 minutes (got \(window))")
@@ -50,11 +63,25 @@ struct LookupCommand: ParsableCommand {
             let routes = try database.open(config: config)
             let instant = try moment.instant(in: routes.timeZone)
             let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes, config: config))
-            let view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
-            print(
-                output.json
-                    ? try KioskJSON.encode(view, timeZone: routes.timeZone)
-                    : StopViewText.render(view, language: output.lang))
+            let view: StopView
+            if let liveData = try live.load(config: config, routes: routes, now: moment.at == nil ? Date() : instant) {
+                view = try routes.liveStopView(
+                    for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby, live: liveData,
+                    now: moment.at == nil ? Date() : instant, language: output.lang.rawValue)
+            } else {
+                view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
+            }
+            if !speech.printSpeech {
+                print(
+                    output.json
+                        ? try StopViewJSON.render(view)
+                        : StopViewText.render(view, language: output.lang, strikeThrough: isatty(STDOUT_FILENO) == 1))
+            }
+            if speech.wanted {
+                try speech.perform(
+                    StopViewSpeech.text(view, language: output.lang, detail: speech.speech), language: output.lang,
+                    config: config)
+            }
         }
     }
 }

@@ -14,7 +14,8 @@ struct PlanCommand: ParsableCommand {
             FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and
             punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their
             codes instead of guessed. A station stands for all its platforms. Shows up to three options, best
-            arrival first, each leaving as late as it can.
+            arrival first, each leaving as late as it can. --speak and --speak-to say the best option (--speech full:
+            every option) on the sound device or into a WAV file.
             """
     )
 
@@ -41,7 +42,18 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
+    @OptionGroup var speech: SpeechOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Also draw an option's journey map (SVG) into this file: rides along their shapes, walks dashed, points numbered in the order of the text plan's lines.",
+            valueName: "file.svg"))
+    var map: String?
+
+    @Option(help: "Which option --map draws (1–3).")
+    var mapOption = 1
+
+    func validateNumbers() throws {
         guard (0...8).contains(maxTransfers) else {
             throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))")
         }
@@ -54,6 +66,13 @@ struct PlanCommand: ParsableCommand {
         }
     }
 
+    func validate() throws {
+        try validateNumbers()
+        guard (1...3).contains(mapOption) else {
+            throw ValidationError("--map-option must be between 1 and 3 (got \(mapOption))")
+        }
+    }
+
     func run() throws {
         try reportingLookupErrors {
             let config = try configOption.load()
@@ -61,13 +80,32 @@ struct PlanCommand: ParsableCommand {
             let instant = try moment.instant(in: routes.timeZone)
             let origin = try routes.resolveEndpoint(from)
             let destination = try routes.resolveEndpoint(to)
-            let plan = try routes.plan(
+            var plan = try routes.plan(
                 from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
                 rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
-            print(
-                output.json
-                    ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
-                    : JourneyPlanText.render(plan, language: output.lang))
+            // The planner runs on the timetable; with live data configured, the plan says so.
+            if config.realtime.hasFeeds && config.realtime.mode != .offline { plan.liveTimesUsed = false }
+            if !speech.printSpeech {
+                print(
+                    output.json
+                        ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
+                        : JourneyPlanText.render(plan, language: output.lang))
+            }
+            if let map {
+                guard plan.options.count >= mapOption else {
+                    printError(
+                        "error: no journey option \(mapOption) to draw (the plan has \(plan.options.count)); nothing was written to \(map)"
+                    )
+                    throw ExitCode(ExitStatus.badInput)
+                }
+                let geometry = try routes.journeyMap(plan, option: mapOption - 1)
+                try writePicture(journeyMapSVG(for: geometry, language: output.lang), to: map)
+            }
+            if speech.wanted {
+                try speech.perform(
+                    JourneyPlanSpeech.text(plan, language: output.lang, detail: speech.speech), language: output.lang,
+                    config: config)
+            }
         }
     }
 }

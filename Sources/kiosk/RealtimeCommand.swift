@@ -72,11 +72,11 @@ struct RealtimeInspectCommand: ParsableCommand {
     }
 
     /// Fetches a URL from this synchronous command (one request; the command has nothing else to do meanwhile).
-    static func download(_ url: String) throws -> Data {
+    static func download(_ url: String, headers: [String: String] = [:]) throws -> Data {
         final class Box: @unchecked Sendable { var result: Result<FeedFetcher.Outcome, any Error>? }
         let box = Box(), done = DispatchSemaphore(value: 0)
         Task {
-            do { box.result = .success(try await FeedFetcher(source: url).fetch()) } catch {
+            do { box.result = .success(try await FeedFetcher(source: url, headers: headers).fetch()) } catch {
                 box.result = .failure(error)
             }
             done.signal()

@@ -106,6 +106,43 @@ import Testing
         ),
         ("camera = 3", "k.toml: camera: must be a table"),
         ("[timetable]\nmax_transfers = 9", "k.toml: timetable.max_transfers: must be between 0 and 8, not 9"),
+        (
+            "[realtime]\nmode = \"live\"",
+            "k.toml: realtime.mode: must be \"online\", \"mixed\" or \"offline\", not \"live\""
+        ),
+        ("[realtime]\npoll_seconds = 1", "k.toml: realtime.poll_seconds: must be between 5 and 3600, not 1"),
+        (
+            "[realtime]\ntrip_updates = \"ftp://feeds.example/tu.pb\"",
+            "k.toml: realtime.trip_updates: \"ftp://feeds.example/tu.pb\" is neither a file path nor an http:// or https:// URL"
+        ),
+        ("[realtime]\nalerts = \" \"", "k.toml: realtime.alerts: is empty"),
+        ("[realtime]\nalerts = 3", "k.toml: realtime.alerts: must be a string in quotes, not a integer"),
+        (
+            "[realtime]\ntripupdates = \"/x.pb\"",
+            "k.toml: realtime.tripupdates: unknown key (known in [realtime]: trip_updates"
+        ),
+        (
+            "[realtime]\nmode = \"online\"\nalerts = \"/a.pb\"",
+            "k.toml: realtime.mode: \"online\" shows only live departures and needs trip_updates"
+        ),
+        (
+            "[realtime]\nheaders = \"x-api-key: 1\"",
+            "k.toml: realtime.headers: must be a table of header names and values"
+        ),
+        (
+            "[realtime]\nheaders = { \"x api key\" = \"1\" }",
+            "k.toml: realtime.headers.x api key: \"x api key\" is not an HTTP header name"
+        ),
+        (
+            "[realtime]\nheaders = { \"x-api-key\" = 1 }",
+            "k.toml: realtime.headers.x-api-key: must be a string in quotes"
+        ),
+        ("realtime = \"https://x.example/tu\"", "k.toml: realtime: must be a table"),
+        (
+            "[update]\ngtfs_url = \"/srv/gtfs.zip\"",
+            "k.toml: update.gtfs_url: must be the http:// or https:// URL of the agency's GTFS zip, not \"/srv/gtfs.zip\""
+        ),
+        ("[update]\nheaders = { \"a:b\" = \"1\" }", "k.toml: update.headers.a:b: \"a:b\" is not an HTTP header name"),
     ])
     func badConfigsNameTheFileAndKey(text: String, message: String) {
         do {
@@ -114,6 +151,32 @@ import Testing
         } catch {
             #expect(error.description.hasPrefix(message), "got: \(error.description)")
         }
+    }
+
+    @Test func realtimeSectionIsRead() throws {
+        let config = try KioskConfigFile.parse(
+            """
+            [realtime]
+            trip_updates = "https://feeds.example/gtfs-rt/trip-updates"
+            alerts = "/var/lib/stopkiosk/alerts.pb"
+            vehicle_positions = "http://127.0.0.1:8080/vehicles"
+            poll_seconds = 15
+            mode = "online"
+            headers = { "x-api-key" = "s3cret", Authorization = "Bearer abc" }
+            """, file: "k.toml")
+        #expect(config.realtime.tripUpdates == "https://feeds.example/gtfs-rt/trip-updates")
+        #expect(config.realtime.alerts == "/var/lib/stopkiosk/alerts.pb")
+        #expect(config.realtime.vehiclePositions == "http://127.0.0.1:8080/vehicles")
+        #expect(config.realtime.pollSeconds == 15)
+        #expect(config.realtime.mode == .online)
+        #expect(config.realtime.headers == ["x-api-key": "s3cret", "Authorization": "Bearer abc"])
+        let defaults = try KioskConfigFile.parse("[realtime]\n", file: "k.toml").realtime
+        #expect(defaults.pollSeconds == 30 && defaults.mode == .mixed && !defaults.hasFeeds && defaults.headers.isEmpty)
+        #expect(try KioskConfigFile.parse("", file: "k.toml").realtime == defaults)
+        let update = try KioskConfigFile.parse(
+            "[update]\ngtfs_url = \"https://agency.example/gtfs.zip\"\nheaders = { \"x-api-key\" = \"k\" }\n",
+            file: "k.toml")
+        #expect(update.updateURL == "https://agency.example/gtfs.zip" && update.updateHeaders == ["x-api-key": "k"])
     }
 
     @Test func syntaxErrorsGiveTheLine() {
@@ -150,7 +213,8 @@ import Testing
     @Test(arguments: ["a = [1, }\n", "a = [[1],}\n", "h =" + String(repeating: "[", count: 40) + "}\n"])
     func mismatchedBracketsAreASyntaxError(text: String) throws {
         let error = try #require(throws: KioskConfigError.self) { try KioskConfigFile.parse(text, file: "k.toml") }
-        #expect(error.problem.contains("does not close") || error.problem.contains("nested more than 32 deep"), "\(error)")
+        #expect(
+            error.problem.contains("does not close") || error.problem.contains("nested more than 32 deep"), "\(error)")
     }
 
     @Test(arguments: ["[:scanner]\n", "[.a]\n", "[[.a]]\n", "x = 1\n  [ :y]\n"])

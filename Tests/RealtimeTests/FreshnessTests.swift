@@ -1,6 +1,7 @@
 import Foundation
 import Realtime
 import Testing
+import TransitModel
 
 @Suite struct FreshnessTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -217,9 +217,9 @@ import ZIPFoundation
         // A FIFO and a dangling link among the files not imported: opening either would block or fail.
         try #require(mkfifo(feed.appendingPathComponent("fare_rules.txt").path, 0o644) == 0)
         try FileManager.default.createSymbolicLink(
-            atPath: feed.appendingPathComponent("shapes.txt").path, withDestinationPath: "/nonexistent/shapes.txt")
+            atPath: feed.appendingPathComponent("pathways.txt").path, withDestinationPath: "/nonexistent/pathways.txt")
         let (summary, _) = try importFeed(feed)
-        #expect(summary.skippedFiles == ["fare_rules.txt", "shapes.txt"])
+        #expect(summary.skippedFiles == ["fare_rules.txt", "pathways.txt"])
         // Unused files are not in the feed hash either.
         let (plain, _) = try importFeed(TestSupport.writeFeed(TestSupport.minimalFeed))
         #expect(summary.feedHash == plain.feedHash)

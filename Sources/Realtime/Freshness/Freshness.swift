@@ -1,14 +1,5 @@
 import Foundation
-
-/// How a kiosk uses live data (`[realtime] mode`).
-public enum RealtimeMode: String, Sendable, Codable, CaseIterable {
-    /// Live data only: when it is not fresh, show no departures rather than stale or scheduled ones.
-    case online
-    /// Live where fresh, the timetable elsewhere (the default).
-    case mixed
-    /// Never fetch: the timetable only.
-    case offline
-}
+import TransitModel
 
 /// Whether live data still counts as live, decided from its two clocks: when it was fetched and when the
 /// publisher says it produced it (the header timestamp).

@@ -84,8 +84,3 @@ extension LiveTimetable {
         return result
     }
 }
-
-extension Departure {
-    /// When the passenger should expect it: the prediction when there is one, else the timetable time.
-    public var expectedTime: Date { realtime?.predictedTime ?? time }
-}

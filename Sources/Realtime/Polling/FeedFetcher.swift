@@ -53,7 +53,13 @@ public actor FeedFetcher {
         self.client = client
     }
 
-    public var isHTTP: Bool { source.hasPrefix("http://") || source.hasPrefix("https://") }
+    public var isHTTP: Bool { Self.isHTTP(source) }
+
+    /// Whether a source names an http(s):// URL (anything else is a file path).
+    public static func isHTTP(_ source: String) -> Bool {
+        let lower = source.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
 
     public func fetch() async throws(FeedFetchError) -> Outcome {
         isHTTP ? try await fetchHTTP() : try readFile()
@@ -77,7 +83,30 @@ public actor FeedFetcher {
         }
     }
 
+    /// The whole exchange — connection, head and body — within `timeoutSeconds`: a server that answers its head
+    /// at once and then trickles the body (or never sends it) is cut off too, not only one slow to start.
     private func fetchHTTP() async throws(FeedFetchError) -> Outcome {
+        let seconds = timeoutSeconds
+        let source = self.source
+        let result = await withTaskGroup(of: Result<Outcome, FeedFetchError>?.self) { group in
+            group.addTask { await self.exchange() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return Task.isCancelled ? nil : .failure(.timedOut(seconds: seconds, url: source))
+            }
+            var first: Result<Outcome, FeedFetchError>?
+            while first == nil, let next = await group.next() { first = next }
+            group.cancelAll()
+            return first ?? .failure(.timedOut(seconds: seconds, url: source))
+        }
+        return try result.get()
+    }
+
+    private func exchange() async -> Result<Outcome, FeedFetchError> {
+        do throws(FeedFetchError) { return .success(try await exchangeUnbounded()) } catch { return .failure(error) }
+    }
+
+    private func exchangeUnbounded() async throws(FeedFetchError) -> Outcome {
         var request = HTTPClientRequest(url: source)
         request.method = .GET
         request.headers.add(name: "Accept", value: "application/x-protobuf, application/octet-stream;q=0.9, */*;q=0.1")

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 import TransitStore
 
 /// Polls the configured feeds every `pollSeconds` and keeps the `LiveData` a kiosk applies to stop views.

@@ -27,37 +27,95 @@ extension KioskScreenBuilder {
     }
 
     static func minutesText(_ departure: Departure, now: Date, _ lang: Language) -> String {
-        let minutes = Int((departure.time.timeIntervalSince(now) / 60).rounded(.down))
+        let minutes = Int((departure.expectedTime.timeIntervalSince(now) / 60).rounded(.down))
         let text = minutes <= 0 ? Message.now.text(lang) : Message.minutesAway(minutes).text(lang)
         return departure.approximate ? "≈" + text : text
     }
 
-    static func departureLines(_ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language) -> [ScreenLine]
-    {
-        let upcoming = view.departures.filter { $0.time.timeIntervalSince(now) > -60 }
+    /// One line per departure: clock, badge, headsign, platform (at stations), minutes, and the live mark when
+    /// live data is in force. `large` drops the clock column (the minutes say the same) so the headsign keeps its
+    /// room on a large-text screen.
+    static func departureLines(
+        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
+    ) -> [ScreenLine] {
+        let upcoming = view.departures.filter {
+            $0.expectedTime.timeIntervalSince(now) > -60 && $0.realtime?.state != .skipped
+        }
         let badgeW = badgeWidth(upcoming.map(\.route))
         let showPlatform = view.platforms.count > 1
-        return upcoming.map { d in
+        // With live data each line ends in its mark — a symbol and a word, never colour alone.
+        let marks = upcoming.map { liveMark($0, lang) }
+        let markW = marks.compactMap { $0 }.map { ScreenCanvas.width(of: $0) }.max().map { $0 + 1 } ?? 0
+        let lines = zip(upcoming, marks).map { d, mark in
             let minutes = minutesText(d, now: now, lang)
             let platform =
                 showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
-            let fixed = 2 + 5 + 2 + badgeW + 1 + 1 + 8
+            let fixed = (large ? 2 : 2 + 5 + 2) + badgeW + 1 + 1 + 8 + markW
             let headW = max(4, width - fixed - ScreenCanvas.width(of: platform))
             let head = ScreenCanvas.truncate(clean(d.headsign), to: headW)
             let pad = String(repeating: " ", count: max(0, headW - ScreenCanvas.width(of: head)))
             let minutesPadded = String(repeating: " ", count: max(0, 8 - ScreenCanvas.width(of: minutes))) + minutes
-            let soon = d.time.timeIntervalSince(now) < 5 * 60
-            return ScreenLine([
-                ScreenSpan("  " + LocalTime.clock(d.time, in: zone) + "  "), badge(d.route, width: badgeW),
-                ScreenSpan(" " + head + pad + platform + " "), ScreenSpan(minutesPadded, soon ? soonStyle : .bold),
-            ])
+            let soon = d.expectedTime.timeIntervalSince(now) < 5 * 60
+            let canceled = d.realtime?.state == .canceled
+            var spans = [
+                ScreenSpan(
+                    large ? "  " : "  " + LocalTime.clock(d.expectedTime, in: zone) + "  ",
+                    canceled ? CellStyle(strikethrough: true) : .plain),
+                badge(d.route, width: badgeW),
+                ScreenSpan(" " + head + pad + platform + " ", canceled ? CellStyle(strikethrough: true) : .plain),
+                ScreenSpan(
+                    minutesPadded,
+                    canceled ? CellStyle(dim: true, strikethrough: true) : soon ? soonStyle : .bold),
+            ]
+            if let mark {
+                let live = d.realtime?.state == .updated || d.realtime?.state == .added
+                spans.append(ScreenSpan(" " + mark, canceled || live ? .bold : .dim))
+            }
+            return ScreenLine(spans)
+        }
+        // Alerts first: a long board must not push them off the screen.
+        return liveNotice(view, zone: zone, lang: lang) + alertLines(view, width: width, lang: lang) + lines
+    }
+    /// The short live mark of a departure on the screen ("● +4 min", "● en vivo", "○ horario", "✕ cancelado").
+    static func liveMark(_ d: Departure, _ lang: Language) -> String? {
+        guard let realtime = d.realtime else { return nil }
+        switch realtime.state {
+        case .scheduled: return Message.scheduledMark.text(lang)
+        case .canceled: return Message.canceled.text(lang)
+        case .skipped: return nil
+        case .added: return Message.liveMark.text(lang)
+        case .updated:
+            let minutes = LiveText.delayMinutes(realtime.delaySeconds ?? 0)
+            return minutes == 0 ? Message.liveMark.text(lang) : "● " + Message.delayMinutes(minutes).text(lang)
         }
     }
 
+    /// "Live information unavailable since 14:05 …" when live data is configured but not in force.
+    static func liveNotice(_ view: StopView, zone: TimeZone, lang: Language) -> [ScreenLine] {
+        guard let notice = LiveText.notice(view, language: lang, zone: zone) else { return [] }
+        return [ScreenLine([ScreenSpan("  " + clean(notice, 160), .bold)])]
+    }
+
+    /// Service alerts for the stop, its routes or the agency, one line each (the header).
+    static func alertLines(_ view: StopView, width: Int, lang: Language) -> [ScreenLine] {
+        guard let alerts = view.alerts, !alerts.isEmpty else { return [] }
+        var lines = [ScreenLine([ScreenSpan("  " + Message.alertsHeading.text(lang), .bold)])]
+        for alert in alerts.prefix(3) {
+            lines.append(
+                ScreenLine([
+                    ScreenSpan("  ⚠ ", .bold),
+                    ScreenSpan(ScreenCanvas.truncate(clean(alert.header, 200), to: max(8, width - 5))),
+                ]))
+        }
+        return lines
+    }
+
     static func noDepartureLines(_ view: StopView, zone: TimeZone, lang: Language) -> [ScreenLine] {
-        var lines = [
-            ScreenLine([ScreenSpan("  " + Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang))])
-        ]
+        if view.realtimeStatus == .withheld { return liveNotice(view, zone: zone, lang: lang) }
+        var lines =
+            liveNotice(view, zone: zone, lang: lang) + alertLines(view, width: 80, lang: lang) + [
+                ScreenLine([ScreenSpan("  " + Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang))])
+            ]
         if let next = view.nextDeparture {
             let day = LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
             lines.append(

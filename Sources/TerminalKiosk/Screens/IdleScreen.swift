@@ -9,7 +9,9 @@ import TransitStore
 extension KioskScreenBuilder {
     // MARK: - Idle
 
-    static func drawIdle(_ canvas: inout ScreenCanvas, state: KioskState, rows: ClosedRange<Int>, zone: TimeZone) {
+    static func drawIdle(
+        _ canvas: inout ScreenCanvas, state: KioskState, rows: ClosedRange<Int>, zone: TimeZone, large: Bool = false
+    ) {
         let lang = state.language
         let w = canvas.width
         var row = rows.lowerBound + 1
@@ -59,7 +61,8 @@ extension KioskScreenBuilder {
         let lines =
             home.view.departures.isEmpty
             ? noDepartureLines(home.view, zone: zone, lang: lang)
-            : departureLines(home.view, now: state.now, width: min(w, 84), zone: zone, lang: lang)
+            : departureLines(
+                home.view, now: state.now, width: large ? w : min(w, 84), zone: zone, lang: lang, large: large)
         for line in lines.prefix(max(0, space)) {
             draw(&canvas, line, row: row, column: 0, width: w)
             row += 1

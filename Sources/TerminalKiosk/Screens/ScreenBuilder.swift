@@ -32,10 +32,13 @@ public struct ScreenContext: Sendable, Equatable {
     public var demo: Bool
     /// The kiosk's name in the header of the idle screen when it has no home stop.
     public var title: String
+    /// Theme and layout (`[display]`).
+    public var display: DisplaySettings
 
-    public init(demo: Bool = false, title: String = "StopKiosk") {
+    public init(demo: Bool = false, title: String = "StopKiosk", display: DisplaySettings = DisplaySettings()) {
         self.demo = demo
         self.title = title
+        self.display = display
     }
 }
 
@@ -57,6 +60,12 @@ public enum KioskScreenBuilder {
     public static func build(
         _ state: KioskState, width: Int, height: Int, context: ScreenContext = ScreenContext()
     ) -> ScreenCanvas {
+        var canvas = buildDefault(state, width: width, height: height, context: context)
+        KioskTheme.apply(context.display.theme, to: &canvas)
+        return canvas
+    }
+
+    static func buildDefault(_ state: KioskState, width: Int, height: Int, context: ScreenContext) -> ScreenCanvas {
         var canvas = ScreenCanvas(width: width, height: height)
         let lang = state.language
         let zone = timeZone(state)
@@ -105,10 +114,15 @@ public enum KioskScreenBuilder {
         }
 
         switch state.screen {
-        case .idle: drawIdle(&canvas, state: state, rows: body, zone: zone)
-        case let .stop(screen): drawStop(&canvas, state: state, screen: screen, rows: body, zone: zone)
+        case .idle:
+            drawIdle(&canvas, state: state, rows: body, zone: zone, large: context.display.layout == .large)
+        case let .stop(screen):
+            drawStop(
+                &canvas, state: state, screen: screen, rows: body, zone: zone,
+                large: context.display.layout == .large)
         case let .entry(entry): drawEntry(&canvas, state: state, entry: entry, rows: body)
         case let .plan(plan): drawPlan(&canvas, state: state, plan: plan, rows: body, zone: zone)
+        case let .diagram(diagram): drawDiagram(&canvas, state: state, screen: diagram, rows: body)
         }
         if let notice = state.notice { drawNotice(&canvas, notice: notice, lang: lang, rows: body) }
         return canvas

@@ -39,13 +39,18 @@ extension KioskScreenBuilder {
         case let .plan(plan):
             let to = plan.plan.map { clean($0.to.name) } ?? plan.destinationLabel
             return Message.journeyHeading(from: clean(plan.from.view.stop.name), to: to).text(lang)
+        case let .diagram(diagram):
+            return stopLabel(diagram.from.view.stop)
         }
     }
 
     static func footerKeys(_ state: KioskState) -> [Message] {
         switch state.screen {
         case .idle: return []
-        case .stop: return [.keyHome, .keyScroll]
+        case let .stop(stop):
+            return stop.board.map { !$0.view.routes.isEmpty } == true
+                ? [.keyHome, .keyScroll, .keyRouteDiagram] : [.keyHome, .keyScroll]
+        case .diagram: return [.keyNextRoute, .keyScroll, .keyBack]
         case .entry: return [.keyPick, .keyPlan, .keyBack]
         case .plan: return [.keyScroll, .keyBack, .keyNewDestination]
         }

@@ -74,7 +74,9 @@ extension KioskScreenBuilder {
     }
 
     static func drawStop(
-        _ canvas: inout ScreenCanvas, state: KioskState, screen: KioskStopScreen, rows: ClosedRange<Int>, zone: TimeZone
+        _ canvas: inout ScreenCanvas, state: KioskState, screen: KioskStopScreen, rows: ClosedRange<Int>,
+        zone: TimeZone,
+        large: Bool = false
     ) {
         let lang = state.language
         let w = canvas.width
@@ -105,12 +107,13 @@ extension KioskScreenBuilder {
             view.departures.isEmpty
             ? noDepartureLines(view, zone: zone, lang: lang)
             : departureLines(
-                view, now: state.now, width: min(84, w >= 110 ? Int(Double(w) * 0.58) - 2 : w), zone: zone, lang: lang)
+                view, now: state.now, width: large ? w : min(84, w >= 110 ? Int(Double(w) * 0.58) - 2 : w), zone: zone,
+                lang: lang, large: large)
         let departuresTitle = ScreenLine([
             ScreenSpan(" " + Message.departures(minutes: view.windowMinutes).text(lang), sectionStyle)
         ])
 
-        if w >= 110 {
+        if w >= 110 && !large {
             // Two columns: departures on the left, routes, first/last and nearby stops on the right.
             let leftW = Int(Double(w) * 0.58)
             let rightX = leftW + 1
@@ -183,11 +186,18 @@ extension KioskScreenBuilder {
         }
         row += 1
         let remaining = body.upperBound - row + 1
-        let spans = view.serviceSpans.isEmpty ? [] : spanLines(view, zone: zone, lang: lang, width: w)
+        // Large layout: the departures only; first/last service and nearby stops are dropped, not wrapped.
+        let spans = view.serviceSpans.isEmpty || large ? [] : spanLines(view, zone: zone, lang: lang, width: w)
         let nearby =
-            view.nearby.isEmpty
-            ? [ScreenLine([ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang), .dim)])]
-            : nearbyLines(view, lang: lang, width: w)
+            large
+            ? []
+            : view.nearby.isEmpty
+                ? [
+                    ScreenLine([
+                        ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang), .dim)
+                    ])
+                ]
+                : nearbyLines(view, lang: lang, width: w)
         // Departures first (at least 5 rows, or all of them); then first/last and nearby if they fit.
         let minimumDepartures = min(departures.count, 8)
         var extra: [ScreenLine] = []

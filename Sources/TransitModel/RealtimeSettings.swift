@@ -1,5 +1,15 @@
 import Foundation
 
+/// How a kiosk uses live data (`[realtime] mode`).
+public enum RealtimeMode: String, Sendable, Codable, CaseIterable {
+    /// Live data only: when it is not fresh, show no departures rather than stale or scheduled ones.
+    case online
+    /// Live where fresh, the timetable elsewhere (the default).
+    case mixed
+    /// Never fetch: the timetable only.
+    case offline
+}
+
 /// The `[realtime]` section of a kiosk's config, as values (the TOML reading lives with the rest of the
 /// config): where the three feeds come from, how often they are polled, the mode, and request headers
 /// (API keys). A source is a local file path or an http(s):// URL.
@@ -11,9 +21,18 @@ public struct RealtimeSettings: Sendable, Equatable {
     public var mode: RealtimeMode
     public var headers: [String: String]
 
+    /// Seconds between polls when the config does not say.
+    public static let defaultPollSeconds = 30
+    /// The range `poll_seconds` may take.
+    public static let pollSecondsRange = 5...3600
+
+    /// Whether any feed is configured.
+    public var hasFeeds: Bool { tripUpdates != nil || alerts != nil || vehiclePositions != nil }
+
     public init(
         tripUpdates: String? = nil, alerts: String? = nil, vehiclePositions: String? = nil,
-        pollSeconds: Int = LiveData.defaultPollSeconds, mode: RealtimeMode = .mixed, headers: [String: String] = [:]
+        pollSeconds: Int = RealtimeSettings.defaultPollSeconds, mode: RealtimeMode = .mixed,
+        headers: [String: String] = [:]
     ) {
         self.tripUpdates = tripUpdates
         self.alerts = alerts
@@ -26,7 +45,7 @@ public struct RealtimeSettings: Sendable, Equatable {
     /// Why the settings cannot be used, one sentence each (empty when they can).
     public var problems: [String] {
         var result: [String] = []
-        if !(5...3600).contains(pollSeconds) {
+        if !Self.pollSecondsRange.contains(pollSeconds) {
             result.append("[realtime] poll_seconds must be between 5 and 3600 (got \(pollSeconds))")
         }
         for (key, value) in [

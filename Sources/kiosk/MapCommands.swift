@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import KioskConfiguration
+import StopPresentation
+import SystemSupport
+import TransitModel
+import TransitStore
+
+/// `--out FILE.svg`: where a picture goes. Written atomically: the file appears whole or not at all.
+struct PictureOutput: ParsableArguments {
+    @Option(help: ArgumentHelp("The SVG file to write.", valueName: "file.svg"))
+    var out: String
+
+    func write(_ svg: String) throws { try writePicture(svg, to: out) }
+}
+
+/// Writes an SVG atomically; a failure (an unwritable folder, a full disk) is a runtime failure naming the path.
+func writePicture(_ svg: String, to path: String) throws {
+    do {
+        try AtomicFile.write(Array(svg.utf8), to: path, purpose: "svg")
+    } catch {
+        printError("error: \(error)")
+        throw ExitCode(ExitStatus.failure)
+    }
+}
+
+struct MapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Draw a stop's map as SVG: nearby stops, the routes serving it, a scale bar and a north arrow.",
+        discussion: """
+            STOP is a stop ID, stop code or scanned stop URL; it is drawn at the centre of a local projection (no
+            map tiles: the picture works offline). Route paths come from shapes.txt, coloured by route_color with an
+            outline and labelled with the short name; a route without a shape is drawn dashed from stop to stop, and
+            the text under the map says so. The SVG's <title>, <desc> and legend carry the same content as text.
+            """
+    )
+
+    @Argument(help: "A stop ID, stop code or scanned stop URL.")
+    var stop: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var configOption: ConfigOption
+
+    @Option(help: "Radius for nearby stops, in metres (50–5000; default: the config's nearby_radius_meters).")
+    var nearby: Int?
+
+    @Option(help: "Language of the picture's text: es or en.")
+    var lang: Language = .es
+
+    @OptionGroup var picture: PictureOutput
+
+    func validate() throws {
+        if let nearby, !(50...5000).contains(nearby) {
+            throw ValidationError("--nearby must be between 50 and 5000 metres (got \(nearby))")
+        }
+    }
+
+    func run() throws {
+        try reportingLookupErrors {
+            let config = try configOption.load()
+            let routes = try database.open(config: config)
+            let resolved = try routes.resolveStop(try StopQuery.reference(for: stop, routes: routes, config: config))
+            let map = try routes.stopMap(for: resolved, radiusMeters: nearby ?? max(50, config.nearbyRadiusMeters))
+            try picture.write(stopMapSVG(for: map, language: lang))
+        }
+    }
+}
+
+struct DiagramCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diagram",
+        abstract: "Draw one direction of a route as a line diagram (SVG), or print it as text.",
+        discussion: """
+            ROUTE is a route_id, or a short name that only one route has. The stops are those of the route's
+            longest trip in that direction (one that calls at --stop when given), in travel order; --stop is
+            highlighted, and stops where other routes board show their badges. Without --out the diagram is
+            printed as a text list (the form the terminal kiosk shows).
+            """
+    )
+
+    @Argument(help: "A route_id or short name.")
+    var route: String
+
+    @Option(help: "The direction_id to draw (0 or 1; default: the one serving --stop, else the first).")
+    var direction: Int?
+
+    @Option(help: "The viewer's stop (ID, code or scanned URL), highlighted on the diagram.")
+    var stop: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var configOption: ConfigOption
+
+    @Option(help: "Language of the diagram's text: es or en.")
+    var lang: Language = .es
+
+    @Option(help: ArgumentHelp("The SVG file to write (default: print the diagram as text).", valueName: "file.svg"))
+    var out: String?
+
+    func validate() throws {
+        if let direction, !(0...1).contains(direction) {
+            throw ValidationError("--direction must be 0 or 1 (got \(direction))")
+        }
+    }
+
+    func run() throws {
+        try reportingLookupErrors {
+            let config = try configOption.load()
+            let routes = try database.open(config: config)
+            let viewer = try stop.map {
+                try routes.resolveStop(try StopQuery.reference(for: $0, routes: routes, config: config))
+            }
+            let diagram: RouteDiagram
+            do {
+                diagram = try routes.routeDiagram(route: route, direction: direction, viewer: viewer)
+            } catch let error as LabelSelectionError {
+                printError("error: \(error)")
+                throw ExitCode(ExitStatus.badInput)
+            }
+            if let out {
+                try writePicture(routeDiagramSVG(for: diagram, language: lang), to: out)
+            } else {
+                print(RouteDiagramRendering.text(diagram, language: lang))
+            }
+        }
+    }
+}
