@@ -113,6 +113,13 @@ public enum KioskSpeech {
             if let journey = plan.plan { return JourneyPlanSpeech.text(journey, language: language, detail: detail) }
             if let failure = plan.failure { return failureText(failure, language) }
             return say(.planning)
+        case let .diagram(diagram):
+            // The line diagram's text equivalent is already written to be read: stops in order, marks in words.
+            if let route = diagram.diagram {
+                return RouteDiagramRendering.text(route, language: language)
+            }
+            if let failure = diagram.failure { return failureText(failure, language) }
+            return say(.loadingStop)
         }
     }
 

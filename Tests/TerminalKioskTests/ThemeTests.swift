@@ -125,8 +125,10 @@ enum ScanOutcomeFixtures {
         try colours.write(
             to: Self.artefacts.appendingPathComponent("\(name).ansi"), atomically: true, encoding: .utf8)
 
-        // What a passenger sees: the stop, its departures with line, destination and minutes in words.
-        #expect(stop.range(of: #"TB +La Y +[67] min"#, options: .regularExpression) != nil, "\(stop)")
+        // What a passenger sees: the stop, its departures with line, destination and minutes in words, and the
+        // live mark in words and symbols (the demo's scenario delays this trip by 4 minutes).
+        #expect(stop.range(of: #"TB +La Y +1[01] min ● \+4 min"#, options: .regularExpression) != nil, "\(stop)")
+        #expect(stop.contains("✕ cancelado") && stop.contains("○ horario"), "\(stop)")
         #expect(!stop.contains("08:07"), "the clock column is dropped in the large layout:\n\(stop)")
         #expect(!stop.contains("Paradas cercanas") && !stop.contains("Primera y última"), "\(stop)")
         // Colours: only the theme's (no feed route colours in 24-bit, no 256-colour codes), nothing blinks or dims.
