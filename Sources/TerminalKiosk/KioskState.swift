@@ -442,7 +442,7 @@ public struct KioskState: Sendable, Equatable {
     private mutating func handleKey(_ key: KioskKey) -> [KioskEffect] {
         if key == .tab || key == .function(2) {
             language = language.other
-            return []
+            return refreshBoard()  // service alerts come in the passenger's language
         }
         if notice != nil {
             notice = nil

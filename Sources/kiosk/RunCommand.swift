@@ -22,6 +22,10 @@ struct RunCommand: ParsableCommand {
             a scan the kiosk returns to its idle screen. A new 'kiosk import' over the database file is picked up at
             the next idle moment. The camera may be unplugged and replugged at any time.
 
+            Live departures: with [realtime] feeds configured (and mode not "offline"), they are polled every
+            poll_seconds in the background; boards show live times, delays, cancellations and alerts, and fall back
+            to the timetable — saying since when live information is unavailable — when the feeds fail or go stale.
+
             When standard output is not a terminal, each screen is printed as plain text instead (for logs).
             SIGINT, SIGTERM and SIGHUP restore the terminal and exit 0.
             """

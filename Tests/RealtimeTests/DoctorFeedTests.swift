@@ -52,13 +52,12 @@ import Testing
     @Test func aDeadServerAndAnHTMLPageAreWarningsNamingTheCause() throws {
         let port = try LocalPorts.unused()
         let down = try Self.doctor(tripUpdates: "http://127.0.0.1:\(port)/tu")
-        // Refused at once, or — on a starved machine — not even refused within the fetch timeout: a warning
-        // naming the URL either way.
-        let downLine = Self.line(down.stdout, "realtime trip_updates")
+        // Refused at once, or (on a starved machine) cut off by the fetch timeout: either way a warning naming the URL.
+        let line = Self.line(down.stdout, "realtime trip_updates")
         #expect(
-            downLine.hasPrefix("[warn]")
-                && (downLine.contains("cannot fetch http://127.0.0.1:\(port)/tu")
-                    || downLine.contains("http://127.0.0.1:\(port)/tu did not answer within")),
+            line.contains("[warn]")
+                && (line.contains("cannot fetch http://127.0.0.1:\(port)/tu")
+                    || line.contains("http://127.0.0.1:\(port)/tu did not answer")),
             "\(down.stdout)")
         let html = TemporaryFolder.make("html").appendingPathComponent("tu.html")
         try Data("<html><body>Service Unavailable</body></html>".utf8).write(to: html)

@@ -136,6 +136,19 @@ import TransitStore
         #expect(state.screen == .idle)
     }
 
+    @Test func newLiveDataAndTheLanguageKeyReloadTheBoardOnScreen() {
+        var idle = KioskFixtures.idleState()
+        #expect(idle.handle(.liveDataChanged, now: t0) == [.loadHome])
+        var stop = KioskFixtures.stopState("2010")
+        guard case let .stop(screen) = stop.screen, let resolved = screen.stop else {
+            Issue.record("not on the stop screen"); return
+        }
+        #expect(stop.handle(.liveDataChanged, now: t0) == [.loadStop(.resolved(resolved))])
+        #expect(stop.handle(.key(.tab), now: t0) == [.loadStop(.resolved(resolved))])
+        _ = stop.handle(.key(.character("c")), now: t0)
+        #expect(stop.handle(.liveDataChanged, now: t0).isEmpty)  // typing a destination: nothing reloads under it
+    }
+
     @Test func newDatabaseWaitsForTheNextIdleMoment() {
         var state = KioskFixtures.stopState("2010")
         #expect(state.handle(.databaseChanged, now: t0).isEmpty)

@@ -91,7 +91,9 @@ public actor FeedFetcher {
         let result = await withTaskGroup(of: Result<Outcome, FeedFetchError>?.self) { group in
             group.addTask { await self.exchange() }
             group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
+                // A second past the client's own deadline, so its errors (with their cause: a refused connection
+                // is retried until the deadline) come first; this one catches a body that never ends.
+                try? await Task.sleep(for: .seconds(seconds + 1))
                 return Task.isCancelled ? nil : .failure(.timedOut(seconds: seconds, url: source))
             }
             var first: Result<Outcome, FeedFetchError>?
