@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import KioskConfiguration
 import Logging
+import Realtime
 import SampleData
 import ScanService
 import Scanning
@@ -95,8 +96,16 @@ enum ServeRunner {
                         "route database \(path) was replaced but cannot be opened: \(reason); keeping the previous one")
                 }
             }
-            service = try WebService(
-                config: config, databases: databases, logger: logger, now: { Date().addingTimeInterval(clockOffset) })
+            let clock: @Sendable () -> Date = { Date().addingTimeInterval(clockOffset) }
+            // Live data: polled off the request path against the database in service at start (a later import is
+            // matched from the next restart; the timetable itself switches at once).
+            var live: LiveFeedPolling?
+            if config.realtime.hasFeeds, config.realtime.mode != .offline {
+                let polling = LiveFeedPolling()
+                polling.start(settings: config.realtime, database: databases.current(), clock: clock, changed: {})
+                live = polling
+            }
+            service = try WebService(config: config, databases: databases, logger: logger, now: clock, live: live)
         } catch let error as LookupError {
             printError("error: \(error)")
             throw ExitCode(ExitStatus.badInput)

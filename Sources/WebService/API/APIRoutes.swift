@@ -43,7 +43,7 @@ struct APIRoutes {
     /// `GET /api/v1/stops/{id}?at=&window=&nearby=&lang=`: the stop view for a stop ID or code.
     func stopView(_ request: Request, _ context: WebRequestContext) throws -> Response {
         let query = try QueryParameters(request)
-        _ = try LanguageChoice.choose(request: request, config: service.config, strict: true)
+        let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
         let window = try query.int("window", in: 1...1440) ?? service.config.windowMinutes
         let nearby = try query.int("nearby", in: 0...5000) ?? service.config.nearbyRadiusMeters
         let raw = context.parameters.get("id") ?? ""
@@ -54,9 +54,10 @@ struct APIRoutes {
         let at = try query.instant(in: database.timeZone, now: service.now())
         do {
             let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(value)))
-            let view = try database.stopView(for: stop, at: at.date, windowMinutes: window, nearbyRadiusMeters: nearby)
+            let view = try service.stopView(
+                database, for: stop, at: at.date, window: window, nearby: nearby, language: lang)
             return Responses.json(
-                try KioskJSON.encode(view, timeZone: database.timeZone) + "\n",
+                try StopViewJSON.render(view) + "\n",
                 cacheSeconds: service.config.server.cacheSeconds)
         } catch let error as LookupError {
             throw Problem.from(error, atGiven: at.given)

@@ -28,16 +28,22 @@ public final class WebScanService: Service, Sendable {
 
     public func run() async throws {
         let stop = Mutex(false)
-        await withGracefulShutdownHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let thread = Thread { [self] in
-                    loop(stopped: { stop.withLock { $0 } })
-                    done.resume()
+        // The capture loop is a thread of its own (blocking reads); it ends on graceful shutdown (SIGTERM) and on
+        // cancellation (a service group torn down, a test's server stopped) — else the process could not exit.
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    let thread = Thread { [self] in
+                        loop(stopped: { stop.withLock { $0 } })
+                        done.resume()
+                    }
+                    thread.name = "kiosk-serve-scan"
+                    thread.start()
                 }
-                thread.name = "kiosk-serve-scan"
-                thread.start()
+            } onGracefulShutdown: {
+                stop.withLock { $0 = true }
             }
-        } onGracefulShutdown: {
+        } onCancel: {
             stop.withLock { $0 = true }
         }
     }

@@ -4,7 +4,9 @@ import HummingbirdCore
 import KioskConfiguration
 import Logging
 import NIOCore
+import Realtime
 import ServiceLifecycle
+import TransitModel
 import TransitStore
 
 /// The web service: phone pages for the labels' URLs, the versioned JSON API, `/kiosk`, `/metrics`.
@@ -22,11 +24,16 @@ public final class WebService: Sendable {
     let now: @Sendable () -> Date
     let pages: PageRenderer
     public let scans: ScanBroadcaster
+    /// The `[realtime]` feeds, polled off the request path (nil: timetable only). Every stop view — API, phone
+    /// page, `/kiosk` — goes through `stopView(_:for:at:window:nearby:language:)`, so all show the same thing.
+    public let live: LiveFeedPolling?
 
     public init(
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
-        metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() }
+        metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() },
+        live: LiveFeedPolling? = nil
     ) throws {
+        self.live = live
         self.config = config
         self.databases = databases
         self.logger = logger
@@ -34,6 +41,19 @@ public final class WebService: Sendable {
         self.now = now
         self.pages = try PageRenderer()
         self.scans = ScanBroadcaster()
+    }
+
+    /// The stop view with the latest live data applied when live data is configured (freshness judged at the
+    /// server's clock, as on the kiosk), else the timetable's.
+    func stopView(
+        _ database: RouteDatabase, for stop: ResolvedStop, at: Date, window: Int, nearby: Int, language: Language
+    ) throws -> StopView {
+        if let data = live?.live {
+            return try database.liveStopView(
+                for: stop, at: at, windowMinutes: window, nearbyRadiusMeters: nearby, live: data, now: now(),
+                language: language.rawValue)
+        }
+        return try database.stopView(for: stop, at: at, windowMinutes: window, nearbyRadiusMeters: nearby)
     }
 
     /// The router with every route and middleware; `application` serves it, tests drive it in process.

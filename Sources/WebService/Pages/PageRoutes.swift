@@ -98,6 +98,9 @@ struct PageRoutes {
             var headsign: String
             var extra: String?
             var due: String
+            /// "● live +4 min (scheduled 08:03)", "○ timetable", "✕ cancelled": words and symbols, not colour.
+            var live: String?
+            var canceled: Bool
         }
         struct Span {
             var colourClass: String
@@ -122,6 +125,14 @@ struct PageRoutes {
         var routes: [Route]
         var departuresHeading: String
         var departures: [Departure]
+        /// "Live information unavailable since 14:05. Showing the timetable." when live data is not in force.
+        var liveNotice: String?
+        var alertsHeading: String
+        var alerts: [Alert]
+        struct Alert {
+            var header: String
+            var description: String?
+        }
         var emptyNote: String?
         var nextNote: String?
         var whereTo: String
@@ -136,6 +147,7 @@ struct PageRoutes {
         // Mustache reads stored properties only (through Mirror): set by `finished()`.
         var has_routes = false
         var has_departures = false
+        var has_alerts = false
         var has_spans = false
         var has_nearby = false
 
@@ -143,6 +155,7 @@ struct PageRoutes {
             var page = self
             page.has_routes = !routes.isEmpty
             page.has_departures = !departures.isEmpty
+            page.has_alerts = !alerts.isEmpty
             page.has_spans = !spans.isEmpty
             page.has_nearby = !nearby.isEmpty
             return page
@@ -211,9 +224,9 @@ struct PageRoutes {
         guard let stop = outcome.stop else { throw Problem.notFound("no such stop") }
         let view: StopView
         do {
-            view = try database.stopView(
-                for: stop, at: try query.instant(in: database.timeZone, now: service.now()).date,
-                windowMinutes: service.config.windowMinutes, nearbyRadiusMeters: service.config.nearbyRadiusMeters)
+            view = try service.stopView(
+                database, for: stop, at: try query.instant(in: database.timeZone, now: service.now()).date,
+                window: service.config.windowMinutes, nearby: service.config.nearbyRadiusMeters, language: lang)
         } catch let error as LookupError {
             if case .outsideServiceRange(_, let start, let end) = error {
                 return warning(
@@ -259,7 +272,7 @@ struct PageRoutes {
                     towards: entry.directions.flatMap(\.headsigns).joined(separator: " / "))
             },
             departuresHeading: Message.departures(minutes: view.windowMinutes).text(lang),
-            departures: view.departures.map { departure in
+            departures: view.departures.filter { $0.realtime?.state != .skipped }.map { departure in
                 var extra: [String] = []
                 if view.platforms.count > 1, let platform = departure.platformCode {
                     extra.append(Message.platform(platform).text(lang))
@@ -267,12 +280,17 @@ struct PageRoutes {
                 if departure.approximate { extra.append(Message.approximate.text(lang)) }
                 if departure.wheelchairAccessible == .accessible { extra.append("♿") }
                 return StopPage.Departure(
-                    clock: LocalTime.clock(departure.time, in: zone),
+                    clock: LocalTime.clock(departure.expectedTime, in: zone),
                     colourClass: RouteColours.className(departure.route), label: departure.route.label,
                     headsign: departure.headsign, extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
                     due: departure.minutesFromNow <= 0
-                        ? Message.now.text(lang) : Message.webMinutesToGo(departure.minutesFromNow).text(lang))
+                        ? Message.now.text(lang) : Message.webMinutesToGo(departure.minutesFromNow).text(lang),
+                    live: LiveText.mark(departure, language: lang, zone: zone),
+                    canceled: departure.realtime?.state == .canceled)
             },
+            liveNotice: LiveText.notice(view, language: lang, zone: zone),
+            alertsHeading: Message.alertsHeading.text(lang),
+            alerts: (view.alerts ?? []).map { StopPage.Alert(header: $0.header, description: $0.description) },
             emptyNote: view.departures.isEmpty
                 ? Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang) : nil,
             nextNote: nextNote,

@@ -70,9 +70,11 @@ enum PageTemplates {
         </ul></section>
         {{/has_routes}}
         <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
+        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ {{header}}{{#description}}<br><span class="detail">{{description}}</span>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
+        {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
         {{#has_departures}}
         <table class="departures"><tbody>
-        {{#departures}}<tr><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}</td><td class="due">{{due}}</td></tr>
+        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
         {{/departures}}
         </tbody></table>
         {{/has_departures}}
@@ -147,9 +149,11 @@ enum PageTemplates {
         <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
         {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
         <h2>{{departuresHeading}}</h2>
+        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ {{header}}{{#description}}<br><span class="detail">{{description}}</span>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
+        {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
         {{#has_departures}}
         <table class="departures"><tbody>
-        {{#departures}}<tr><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}</td><td class="due">{{due}}</td></tr>
+        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
         {{/departures}}
         </tbody></table>
         {{/has_departures}}

@@ -37,6 +37,13 @@ enum Stylesheet {
         .warning h1{color:#8a0019}
         .warning h1::before{content:"⚠ "}
         .notice{padding:.25rem 0}
+        .live{display:block;font-size:.9rem;font-weight:600}
+        tr.canceled td.time,tr.canceled td.headsign,tr.canceled td.due{text-decoration:line-through}
+        tr.canceled .live{text-decoration:none}
+        .alerts{border:3px solid #8a5a00;background:#fff8e1;padding:.5rem .75rem;margin:.5rem 0}
+        .alerts p{margin:0}
+        .alerts ul{margin:.25rem 0 0;padding-left:0;list-style:none}
+        body.kiosk .alerts{background:#000;border-color:#ffbf47;color:#fff}
         ol.legs{padding-left:1.25rem}
         ol.legs li{margin:.35rem 0}
         .option{border-bottom:1px solid #ccc;padding-bottom:.5rem}

@@ -62,9 +62,9 @@ struct KioskRoutes {
         if let stopID = query["stop"], !stopID.isEmpty {
             do {
                 let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(stopID)))
-                let view = try database.stopView(
-                    for: stop, at: service.now(), windowMinutes: service.config.windowMinutes,
-                    nearbyRadiusMeters: service.config.nearbyRadiusMeters)
+                let view = try service.stopView(
+                    database, for: stop, at: service.now(), window: service.config.windowMinutes,
+                    nearby: service.config.nearbyRadiusMeters, language: lang)
                 let frame = PageRenderer.Frame(language: lang, title: view.stop.name, path: "/kiosk", feedTag: "")
                 response = Responses.html(
                     service.pages.render(PageRoutes.stopModel(view, language: lang, frame: frame), "board"),

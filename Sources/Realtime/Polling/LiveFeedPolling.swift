@@ -1,14 +1,13 @@
 import Foundation
 import Logging
-import Realtime
 import TransitModel
 import TransitStore
 
-/// The kiosk's live data, polled off the UI loop: a task fetches the configured feeds every `poll_seconds`
+/// Live data for a long-running process (the terminal kiosk, `kiosk serve`), polled off its main loop: a task fetches the configured feeds every `poll_seconds`
 /// (each fetch with its own timeout and size cap) and leaves the latest `LiveData` here; the main loop reads it
 /// when it builds a board and never waits on the network. A dead, slow or garbage feed only means the data
 /// here grows old, and freshness turns the boards back to the timetable.
-final class LiveFeedPolling: @unchecked Sendable {
+public final class LiveFeedPolling: @unchecked Sendable {
     // `latest` and `lastReport` are guarded by `lock`; `task` is touched by the main loop only.
     private let lock = NSLock()
     private var latest: LiveData?
@@ -17,11 +16,13 @@ final class LiveFeedPolling: @unchecked Sendable {
     private let logger = Logger(label: "stopkiosk.realtime")
 
     /// The live data to apply to boards now (nil: none configured, offline, or no database).
-    var live: LiveData? { lock.withLock { latest } }
+    public var live: LiveData? { lock.withLock { latest } }
+
+    public init() {}
 
     /// Starts polling `database` with `settings`; `clock` is the kiosk's clock (the demo's is shifted), which
     /// stamps what arrives. `changed` is called (from the polling task) after each poll that brought new data.
-    func start(
+    public func start(
         settings: RealtimeSettings, database: RouteDatabase, clock: @escaping @Sendable () -> Date,
         changed: @escaping @Sendable () -> Void
     ) {
@@ -65,7 +66,7 @@ final class LiveFeedPolling: @unchecked Sendable {
         }
     }
 
-    func stop() {
+    public func stop() {
         task?.cancel()
         task = nil
         lock.withLock { latest = nil }

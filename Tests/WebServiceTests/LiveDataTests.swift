@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskConfiguration
+import KioskTesting
+import Logging
+import Realtime
+import SampleData
+import Testing
+import TransitModel
+import TransitStore
+import WebService
+
+/// Live data on the web: the API, the phone page and `/kiosk` show what `kiosk lookup --realtime` and the terminal
+/// kiosk show, from the sample network's realtime scenario (a delay of 4 minutes, a cancelled trip, an alert).
+struct LiveDataTests {
+    /// A service polling the scenario file, with its clock at the scenario's instant; returns once the first poll
+    /// has landed (a bounded wait: the poll reads a local file).
+    static func liveService() async throws -> WebService {
+        var config = KioskConfig()
+        config.realtime = RealtimeSettings(
+            tripUpdates: SampleData.realtimeScenario.path, alerts: SampleData.realtimeScenario.path, pollSeconds: 100)
+        let databases = try LiveRouteDatabase(path: TestSupport.sampleDatabase, checkInterval: .zero)
+        let polling = LiveFeedPolling()
+        let now = TestSupport.morning
+        polling.start(settings: config.realtime, database: databases.current(), clock: { now }, changed: {})
+        for _ in 0..<500 where polling.live?.hasTripUpdatesFeed != true {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(polling.live != nil, "the scenario was never read")
+        var logger = Logger(label: "test.web.live")
+        logger.logLevel = .critical
+        return try WebService(config: config, databases: databases, logger: logger, now: { now }, live: polling)
+    }
+
+    @Test func theAPIIsLookupWithRealtimeByteForByte() async throws {
+        let lookup = try Programs.runKiosk([
+            "lookup", "2010", "--at", SampleData.realtimeScenarioInstant, "--json", "--realtime",
+            SampleData.realtimeScenario.path, "--db", TestSupport.sampleDatabase,
+        ])
+        #expect(lookup.status == 0, "\(lookup.stderr)")
+        #expect(lookup.stdout.contains(#""state" : "updated""#) && lookup.stdout.contains(#""alerts" : ["#))
+        try await TestSupport.withRouter(try await Self.liveService()) { client in
+            try await client.execute(
+                uri: "/api/v1/stops/2010?at=\(SampleData.realtimeScenarioInstant)", method: .get
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == lookup.stdout)
+            }
+        }
+    }
+
+    @Test func phonePageAndKioskBoardMarkLiveCancelledAndAlerts() async throws {
+        try await TestSupport.withRouter(try await Self.liveService()) { client in
+            for uri in ["/s/2010?lang=es", "/kiosk/board?stop=2010&lang=es"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    let page = String(buffer: response.body)
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(page.contains("● en vivo +4 min (programado "), "\(uri): \(page)")
+                    #expect(page.contains(#"<tr class="canceled">"#) && page.contains("✕ cancelado"), "\(uri)")
+                    #expect(page.contains("○ horario"), "\(uri)")
+                    #expect(page.contains("Avisos") && page.contains("⚠ Trolebús: demoras por obras"), "\(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func withoutLiveDataTheBoardCarriesNoLiveMarks() async throws {
+        try await TestSupport.withRouter(try TestSupport.service()) { client in
+            try await client.execute(uri: "/s/2010?lang=es", method: .get) { response in
+                let page = String(buffer: response.body)
+                #expect(response.status == .ok)
+                #expect(!page.contains("en vivo") && !page.contains("Avisos") && !page.contains("class=\"live\""))
+            }
+        }
+    }
+}
