@@ -25,3 +25,44 @@ public enum LocalPorts {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+/// A scripted HTTP server on 127.0.0.1 for tests that need a real peer (feed servers that answer slowly, with
+/// garbage, or not at all). `handler` is Python defining `class H(http.server.BaseHTTPRequestHandler)` and the
+/// state it uses, reading its arguments from `sys.argv[1:]`; the server around it, the port hand-over and a
+/// 600 s stop that keeps it from outliving a stuck test are here, once.
+public final class ScriptedHTTPServer: @unchecked Sendable {
+    private let process = Process()
+    /// The port it listens on (0 if it never started).
+    public let port: Int
+
+    public init(handler: String, arguments: [String] = []) throws {
+        let script =
+            "import http.server, sys, threading\n" + handler + "\n"
+                + """
+                server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
+                print(server.server_address[1], flush=True)
+                stopper = threading.Timer(600, server.shutdown)
+                stopper.daemon = True
+                stopper.start()
+                server.serve_forever()
+                """
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line += byte
+        }
+        port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+    }
+
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    public func stop() {
+        kill(process.processIdentifier, SIGKILL)  // our own child, by its id
+        process.waitUntilExit()
+    }
+}

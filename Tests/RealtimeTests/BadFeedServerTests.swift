@@ -14,8 +14,8 @@ import TransitStore
     /// Serves `/feed`; `/mode/NAME` switches what it answers: a file `NAME` of the folder, or `status500`,
     /// `slow` (20 s), `huge` (100 MB without a Content-Length), `reset` (closes the connection at once).
     final class SwitchableServer: @unchecked Sendable {
-        let process = Process()
-        let port: Int
+        let server: ScriptedHTTPServer
+        var port: Int { server.port }
 
         init(folder: URL) throws {
             let script = """
@@ -44,24 +44,8 @@ import TransitStore
                             except OSError: pass
                             return
                         with open(os.path.join(folder, m), 'rb') as f: return self.send(200, f.read())
-                server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
-                print(server.server_address[1], flush=True)
-                stopper = threading.Timer(600, server.shutdown)
-                stopper.daemon = True
-                stopper.start()
-                server.serve_forever()
                 """
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, folder.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line += byte
-            }
-            port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+            server = try ScriptedHTTPServer(handler: script, arguments: [folder.path])
         }
 
         var feedURL: String { "http://127.0.0.1:\(port)/feed" }
@@ -72,10 +56,7 @@ import TransitStore
             }
         }
 
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)  // our own child, by its id
-            process.waitUntilExit()
-        }
+        func stop() { server.stop() }
     }
 
     static let scenario = Repository.root.appendingPathComponent("assets/realtime/quito-scenario.pb")

@@ -12,8 +12,8 @@ import TransitStore
     /// A tiny server: /feed.pb with an ETag (304 on If-None-Match), /slow (answers after 20 s: far past any timeout a test sets, even on a starved machine), /big (2 MB),
     /// /html (an error page with status 200), /secret (401 without X-Api-Key: k). Requests are counted at /count.
     final class LocalServer: @unchecked Sendable {
-        let process = Process()
-        let port: Int
+        let server: ScriptedHTTPServer
+        var port: Int { server.port }
 
         init(feed: URL) throws {
             let script = """
@@ -41,32 +41,13 @@ import TransitStore
                             return self.send(200, feed) if self.headers.get('X-Api-Key') == 'k' else self.send(401, b'no')
                         if self.path == '/count': return self.send(200, str(count[0] - 1).encode())
                         self.send(404, b'')
-                server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
-                print(server.server_address[1], flush=True)
-                stopper = threading.Timer(600, server.shutdown)  # never outlives a stuck test (a loaded machine makes tests slow)
-                stopper.daemon = True
-                stopper.start()
-                server.serve_forever()
                 """
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, feed.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line += byte
-            }
-            port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+            server = try ScriptedHTTPServer(handler: script, arguments: [feed.path])
         }
 
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)  // our own child, by its id
-            process.waitUntilExit()
-        }
+        func stop() { server.stop() }
     }
 
     func feedFile() throws -> URL {

@@ -10,8 +10,8 @@ import Testing
     /// at /cut (Content-Length of the whole), random bytes at /garbage.zip, a zip whose stop_times.txt has a bad
     /// time at /invalid.zip, and 404 elsewhere. /count says how many full downloads /gtfs.zip served.
     final class FeedServer: @unchecked Sendable {
-        let process = Process()
-        let port: Int
+        let server: ScriptedHTTPServer
+        var port: Int { server.port }
 
         init() throws {
             let script = """
@@ -54,32 +54,13 @@ import Testing
                         if self.path == '/invalid.zip': return self.send(200, invalid)
                         if self.path == '/count': return self.send(200, str(served[0]).encode())
                         self.send(404, b'not here')
-                server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
-                print(server.server_address[1], flush=True)
-                stopper = threading.Timer(600, server.shutdown)
-                stopper.daemon = True
-                stopper.start()
-                server.serve_forever()
                 """
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, SampleNetwork.feed.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line += byte
-            }
-            port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+            server = try ScriptedHTTPServer(handler: script, arguments: [SampleNetwork.feed.path])
         }
 
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-        func stop() {
-            kill(process.processIdentifier, SIGKILL)  // our own child, by its id
-            process.waitUntilExit()
-        }
+        func stop() { server.stop() }
     }
 
     @Test func updatesOnceKeepsTheDatabaseOnEveryFailureAndSaysWhy() throws {
