@@ -15,7 +15,7 @@ struct PageRenderer: Sendable {
             ("head", PageTemplates.head), ("foot", PageTemplates.foot), ("searchForm", PageTemplates.searchForm),
             ("search", PageTemplates.search), ("stop", PageTemplates.stop), ("plan", PageTemplates.plan),
             ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
-            ("prompt", PageTemplates.prompt),
+            ("prompt", PageTemplates.prompt), ("departureBoard", PageTemplates.departureBoard),
         ] {
             library.register(try MustacheTemplate(string: text), named: name)
         }

@@ -70,16 +70,7 @@ enum PageTemplates {
         </ul></section>
         {{/has_routes}}
         <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
-        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ {{header}}{{#description}}<br><span class="detail">{{description}}</span>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
-        {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
-        {{#has_departures}}
-        <table class="departures"><tbody>
-        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
-        {{/departures}}
-        </tbody></table>
-        {{/has_departures}}
-        {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
-        {{#nextNote}}<p>{{nextNote}}</p>{{/nextNote}}
+        {{>departureBoard}}
         </section>
         <section aria-labelledby="plan-h"><h2 id="plan-h">{{whereTo}}</h2>
         <form class="plan" action="/plan" method="get">
@@ -144,11 +135,8 @@ enum PageTemplates {
         {{>foot}}
         """
 
-    /// The `/kiosk` board for one stop: a fragment the page puts in place (the phone page's model).
-    static let board = """
-        <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
-        {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
-        <h2>{{departuresHeading}}</h2>
+    /// Alerts, the live notice and the departures: the same on the phone page and the `/kiosk` board.
+    static let departureBoard = """
         {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ {{header}}{{#description}}<br><span class="detail">{{description}}</span>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
         {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
         {{#has_departures}}
@@ -159,6 +147,14 @@ enum PageTemplates {
         {{/has_departures}}
         {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
         {{#nextNote}}<p>{{nextNote}}</p>{{/nextNote}}
+        """
+
+    /// The `/kiosk` board for one stop: a fragment the page puts in place (the phone page's model).
+    static let board = """
+        <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
+        {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
+        <h2>{{departuresHeading}}</h2>
+        {{>departureBoard}}
         <p class="updated">{{updated}}</p>
 
         """
