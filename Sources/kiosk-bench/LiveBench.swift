@@ -145,45 +145,23 @@ struct LiveBench: ParsableCommand {
     static func runningTripsFeed(
         routes: RouteDatabase, date: ServiceDate, at: Date, limit: Int
     ) throws -> (Data, Int, Int) {
-        let origin = date.serviceDayOrigin(in: routes.timeZone)
-        let now = Int(at.timeIntervalSince(origin))
-        let ids = try routes.tripIDs(runningOn: date)
-        var message = TransitRealtime_FeedMessage()
-        message.header.gtfsRealtimeVersion = "2.0"
-        message.header.timestamp = UInt64(at.timeIntervalSince1970)
-        var count = 0, trips = 0
-        var next = ids.startIndex
-        while count < limit && next < ids.endIndex {
-            let batch = ids[next..<min(next + 500, ids.endIndex)]
-            next += batch.count
-            let schedules = try routes.scheduledTrips(ids: batch)
-            for id in batch {
-                guard let trip = schedules[id], !trip.frequencyBased, count < limit,
-                    let first = trip.stopTimes.first?.departure, let last = trip.stopTimes.last?.arrival,
-                    first <= now + 5400, last >= now - 1800
-                else { continue }
-                var entity = TransitRealtime_FeedEntity()
-                entity.id = "e\(trips)"
-                entity.tripUpdate.trip.tripID = id
-                entity.tripUpdate.trip.startDate = String(date.yyyymmdd)
-                let delay = Int32((trips * 37) % 600) - 60
-                for stopTime in trip.stopTimes.prefix(limit - count) {
-                    var update = TransitRealtime_TripUpdate.StopTimeUpdate()
-                    update.stopSequence = UInt32(stopTime.sequence)
-                    update.stopID = stopTime.stopID
-                    if trips % 3 == 0 {
-                        update.departure.delay = delay
-                    } else {
-                        update.departure.time =
-                            Int64(origin.timeIntervalSince1970) + Int64(stopTime.departure ?? 0) + Int64(delay)
-                    }
-                    entity.tripUpdate.stopTimeUpdate.append(update)
-                    count += 1
+        let origin = Int64(date.serviceDayOrigin(in: routes.timeZone).timeIntervalSince1970)
+        let now = Int(at.timeIntervalSince1970) - Int(origin)
+        let feed = try SyntheticTripUpdates.make(
+            routes: routes, date: date, headerTime: UInt64(at.timeIntervalSince1970), stampTrips: false, limit: limit,
+            include: { trip in
+                guard let first = trip.stopTimes.first?.departure, let last = trip.stopTimes.last?.arrival else {
+                    return false
                 }
-                message.entity.append(entity)
-                trips += 1
+                return first <= now + 5400 && last >= now - 1800
+            }
+        ) { update, stopTime, trip, _, delay in
+            if trip % 3 == 0 {
+                update.departure.delay = delay
+            } else {
+                update.departure.time = origin + Int64(stopTime.departure ?? 0) + Int64(delay)
             }
         }
-        return (try message.serializedData(), trips, count)
+        return (feed.data, feed.trips, feed.updates)
     }
 }

@@ -69,46 +69,21 @@ struct RealtimeBench: ParsableCommand {
     /// Every stop time of the day's first trips until `stopTimeUpdates` are reached: half the trips as delays,
     /// half as absolute times, with stop_sequence and stop_id, arrival and departure, one stop in 50 SKIPPED.
     static func generateFeed(routes: RouteDatabase, date: ServiceDate, stopTimeUpdates: Int) throws -> (Data, Int) {
-        let ids = try routes.tripIDs(runningOn: date)
         let origin = Int64(date.serviceDayOrigin(in: routes.timeZone).timeIntervalSince1970)
-        var message = TransitRealtime_FeedMessage()
-        message.header.gtfsRealtimeVersion = "2.0"
-        message.header.timestamp = UInt64(origin + 8 * 3600)
-        var count = 0, trips = 0
-        var next = ids.startIndex
-        while count < stopTimeUpdates && next < ids.endIndex {
-            let batch = ids[next..<min(next + 500, ids.endIndex)]
-            next += batch.count
-            let schedules = try routes.scheduledTrips(ids: batch)
-            for id in batch {
-                guard let trip = schedules[id], !trip.frequencyBased, count < stopTimeUpdates else { continue }
-                var entity = TransitRealtime_FeedEntity()
-                entity.id = "e\(trips)"
-                entity.tripUpdate.trip.tripID = id
-                entity.tripUpdate.trip.startDate = String(date.yyyymmdd)
-                entity.tripUpdate.timestamp = message.header.timestamp
-                let delay = Int32((trips * 37) % 600) - 60
-                for stopTime in trip.stopTimes.prefix(stopTimeUpdates - count) {
-                    var update = TransitRealtime_TripUpdate.StopTimeUpdate()
-                    update.stopSequence = UInt32(stopTime.sequence)
-                    update.stopID = stopTime.stopID
-                    if count % 50 == 49 {
-                        update.scheduleRelationship = .skipped
-                    } else if trips % 2 == 0 {
-                        update.arrival.delay = delay
-                        update.departure.delay = delay
-                    } else {
-                        update.arrival.time = origin + Int64(stopTime.arrival ?? 0) + Int64(delay)
-                        update.departure.time = origin + Int64(stopTime.departure ?? 0) + Int64(delay)
-                    }
-                    entity.tripUpdate.stopTimeUpdate.append(update)
-                    count += 1
-                }
-                message.entity.append(entity)
-                trips += 1
+        let feed = try SyntheticTripUpdates.make(
+            routes: routes, date: date, headerTime: UInt64(origin + 8 * 3600), stampTrips: true, limit: stopTimeUpdates
+        ) { update, stopTime, trip, count, delay in
+            if count % 50 == 49 {
+                update.scheduleRelationship = .skipped
+            } else if trip % 2 == 0 {
+                update.arrival.delay = delay
+                update.departure.delay = delay
+            } else {
+                update.arrival.time = origin + Int64(stopTime.arrival ?? 0) + Int64(delay)
+                update.departure.time = origin + Int64(stopTime.departure ?? 0) + Int64(delay)
             }
         }
-        return (try message.serializedData(), trips)
+        return (feed.data, feed.trips)
     }
 
     /// The same bytes through Google's Python bindings (`pip install gtfs-realtime-bindings`), timed inside Python.
