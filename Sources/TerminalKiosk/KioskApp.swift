@@ -302,38 +302,19 @@ public final class KioskApp {
     }
 
     private func board(for stop: ResolvedStop, _ database: RouteDatabase) throws -> KioskStopBoard {
-        let view: StopView
-        if let live = livePolling.live {
-            view = try database.liveStopView(
-                for: stop, at: now, windowMinutes: options.config.windowMinutes,
-                nearbyRadiusMeters: options.config.nearbyRadiusMeters, live: live, now: now,
-                language: state.language.rawValue)
-        } else {
-            view = try database.stopView(
-                for: stop, at: now, windowMinutes: options.config.windowMinutes,
-                nearbyRadiusMeters: options.config.nearbyRadiusMeters)
-        }
+        let view = try database.liveStopView(
+            for: stop, at: now, windowMinutes: options.config.windowMinutes,
+            nearbyRadiusMeters: options.config.nearbyRadiusMeters, live: livePolling.live, now: now,
+            language: state.language.rawValue)
         return KioskStopBoard(stop: stop, view: view)
     }
 
     // MARK: - Database
 
-    struct FileIdentity: Equatable {
-        var device: UInt64, inode: UInt64, size: Int64, modified: Int
-    }
-
-    static func identity(of path: String) -> FileIdentity? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: Int(info.st_mtim.tv_sec))
-    }
-
     /// Opens (or reopens, after an import) the database and tells the state machine what it found.
     private func openDatabase(initial: Bool) {
         let path = options.databasePath
-        databaseIdentity = Self.identity(of: path)
+        databaseIdentity = FileIdentity(path: path)
         network = nil
         do {
             let opened = try RouteDatabase(path: path)
@@ -390,7 +371,7 @@ public final class KioskApp {
     private func checkDatabaseFile() {
         guard Date().timeIntervalSince(lastDatabaseCheck) >= options.databaseCheckInterval else { return }
         lastDatabaseCheck = Date()
-        let current = Self.identity(of: options.databasePath)
+        let current = FileIdentity(path: options.databasePath)
         if current != databaseIdentity, current != nil || database != nil {
             databaseIdentity = current
             apply(.databaseChanged)

@@ -112,18 +112,22 @@ public final class LiveRouteDatabase: Sendable {
     }
 }
 
-/// A file's device and inode (and modification time, for file systems that reuse inodes at once).
-struct FileIdentity: Equatable, Sendable {
+/// A file's device and inode (and size and modification time, for file systems that reuse inodes at once): what
+/// changes when `kiosk import` replaces the database. The server (`LiveRouteDatabase`) and the terminal kiosk
+/// compare it to notice a new import; nil when the file cannot be read.
+public struct FileIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
+    var size: Int64
     var modified: Int
     var modifiedNanoseconds: Int
 
-    init?(path: String) {
+    public init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
         modified = Int(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
     }

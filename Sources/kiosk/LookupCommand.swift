@@ -63,14 +63,12 @@ struct LookupCommand: ParsableCommand {
             let routes = try database.open(config: config)
             let instant = try moment.instant(in: routes.timeZone)
             let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes, config: config))
-            let view: StopView
-            if let liveData = try live.load(config: config, routes: routes, now: moment.at == nil ? Date() : instant) {
-                view = try routes.liveStopView(
-                    for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby, live: liveData,
-                    now: moment.at == nil ? Date() : instant, language: output.lang.rawValue)
-            } else {
-                view = try routes.stopView(for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby)
-            }
+            // Freshness is judged at --at when given, so a recorded snapshot replays as it was live.
+            let judgedAt = moment.at == nil ? Date() : instant
+            let view = try routes.liveStopView(
+                for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby,
+                live: try live.load(config: config, routes: routes, now: judgedAt), now: judgedAt,
+                language: output.lang.rawValue)
             if !speech.printSpeech {
                 print(
                     output.json

@@ -48,12 +48,9 @@ public final class WebService: Sendable {
     func stopView(
         _ database: RouteDatabase, for stop: ResolvedStop, at: Date, window: Int, nearby: Int, language: Language
     ) throws -> StopView {
-        if let data = live?.live {
-            return try database.liveStopView(
-                for: stop, at: at, windowMinutes: window, nearbyRadiusMeters: nearby, live: data, now: now(),
-                language: language.rawValue)
-        }
-        return try database.stopView(for: stop, at: at, windowMinutes: window, nearbyRadiusMeters: nearby)
+        try database.liveStopView(
+            for: stop, at: at, windowMinutes: window, nearbyRadiusMeters: nearby, live: live?.live, now: now(),
+            language: language.rawValue)
     }
 
     /// The router with every route and middleware; `application` serves it, tests drive it in process.
