@@ -18,11 +18,7 @@ extension RouteDatabase {
             return live.apply(to: view, now: now, language: language)
         }
         let lookback = TimeInterval(LiveData.lookbackMinutes * 60)
-        // Before the timetable's first day there is nothing earlier to read.
-        let earlier =
-            (try? stopView(
-                for: stop, at: at.addingTimeInterval(-lookback), windowMinutes: LiveData.lookbackMinutes,
-                nearbyRadiusMeters: 0))?.departures ?? []
+        let earlier = try departures(for: stop, from: at.addingTimeInterval(-lookback), minutes: LiveData.lookbackMinutes)
         return live.apply(to: view, earlier: earlier, now: now, language: language)
     }
 }

@@ -22,6 +22,10 @@ public struct DepartureRealtime: Sendable, Codable, Equatable {
     /// The predicted departure instant, when there is a prediction.
     public var predictedTime: Date?
 
+    enum CodingKeys: String, CodingKey {
+        case state, delaySeconds = "delay_seconds", predictedTime = "predicted_time"
+    }
+
     public init(state: State, delaySeconds: Int? = nil, predictedTime: Date? = nil) {
         self.state = state
         self.delaySeconds = delaySeconds
@@ -49,6 +53,11 @@ public struct StopAlert: Sendable, Codable, Equatable {
     /// The active period in force at the view's moment; absent ends are open.
     public var activeFrom: Date?
     public var activeUntil: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id, header, description, url, language, cause, effect, severity, scope, activeFrom = "active_from",
+            activeUntil = "active_until"
+    }
 
     public init(
         id: String, header: String, description: String?, url: String?, language: String?, cause: String,

@@ -30,6 +30,14 @@ public struct StopView: Sendable, Codable, Equatable {
     /// When the live data is not in force: the moment of the last live data there was (nil: never any).
     public var realtimeUnavailableSince: Date?
 
+    enum CodingKeys: String, CodingKey {
+        case stop, platforms, at, windowMinutes = "window_minutes", timeZone = "time_zone",
+            serviceDate = "service_date", routes, departures, serviceSpans = "service_spans",
+            nextDeparture = "next_departure", nearby, nearbyRadiusMeters = "nearby_radius_meters", alerts,
+            realtimeAgeSeconds = "realtime_age_seconds", realtimeStatus = "realtime_status",
+            realtimeUnavailableSince = "realtime_unavailable_since"
+    }
+
     public init(
         stop: StopInfo, platforms: [StopInfo], at: Date, windowMinutes: Int, timeZone: String, serviceDate: String,
         routes: [RouteAtStop], departures: [Departure], serviceSpans: [ServiceSpan], nextDeparture: Departure?,
@@ -78,6 +86,12 @@ public struct StopInfo: Sendable, Codable, Equatable, Hashable {
     /// 0 stop or platform, 1 station, 2 entrance (GTFS `location_type`).
     public var locationType: Int
 
+    enum CodingKeys: String, CodingKey {
+        case id, code, name, parentStationID = "parent_station_id", parentStationName = "parent_station_name",
+            platformCode = "platform_code", wheelchairBoarding = "wheelchair_boarding", latitude, longitude,
+            locationType = "location_type"
+    }
+
     public init(
         id: String, code: String?, name: String, parentStationID: String?, parentStationName: String?,
         platformCode: String?,
@@ -111,6 +125,10 @@ public struct RouteInfo: Sendable, Codable, Equatable, Hashable {
     public var textColor: String?
     public var agency: String
 
+    enum CodingKeys: String, CodingKey {
+        case id, shortName = "short_name", longName = "long_name", mode, color, textColor = "text_color", agency
+    }
+
     public init(
         id: String, shortName: String?, longName: String?, mode: RouteMode, color: String?, textColor: String?,
         agency: String
@@ -133,6 +151,10 @@ public struct RouteAtStop: Sendable, Codable, Equatable {
         /// GTFS `direction_id` (0 or 1), nil when the feed does not say.
         public var directionID: Int?
         public var headsigns: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case directionID = "direction_id", headsigns
+        }
 
         public init(directionID: Int?, headsigns: [String]) {
             self.directionID = directionID
@@ -171,6 +193,13 @@ public struct Departure: Sendable, Codable, Equatable {
     /// Live state and prediction (nil: built without live data). `time` stays the timetable time.
     public var realtime: DepartureRealtime?
 
+    enum CodingKeys: String, CodingKey {
+        case route, headsign, directionID = "direction_id", time, minutesFromNow = "minutes_from_now",
+            tripID = "trip_id", serviceDate = "service_date", scheduledTime = "scheduled_time",
+            wheelchairAccessible = "wheelchair_accessible", stopID = "stop_id", platformCode = "platform_code",
+            approximate, realtime
+    }
+
     public init(
         route: RouteInfo, headsign: String, directionID: Int?, time: Date, minutesFromNow: Int, tripID: String,
         serviceDate: String,
@@ -202,6 +231,10 @@ public struct ServiceSpan: Sendable, Codable, Equatable {
     public var first: Date
     public var last: Date
 
+    enum CodingKeys: String, CodingKey {
+        case route, directionID = "direction_id", headsigns, first, last
+    }
+
     public init(route: RouteInfo, directionID: Int?, headsigns: [String], first: Date, last: Date) {
         self.route = route
         self.directionID = directionID
@@ -217,6 +250,10 @@ public struct NearbyStop: Sendable, Codable, Equatable {
     public var direction: CompassPoint
     /// Labels of the routes that board there.
     public var routes: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case stop, distanceMeters = "distance_meters", direction, routes
+    }
 
     public init(stop: StopInfo, distanceMeters: Int, direction: CompassPoint, routes: [String]) {
         self.stop = stop

@@ -59,6 +59,9 @@ public final class RouteDatabase: Sendable {
     let queue: DatabaseQueue
     let calendar: ServiceCalendar
     let routes: [Int: RouteInfo]
+    /// Each route's place in the order passengers expect (`routeOrder`, then route_id), computed once: sorting a
+    /// busy stop's routes by it is an integer comparison rather than a numeric string comparison per pair.
+    let routeRank: [Int: Int]
     let frequencies: [Int: [Frequency]]
     /// Departures can run this many seconds past their service date's origin (e.g. 27:36:00 → 99,360).
     public let latestDepartureSeconds: Int
@@ -118,6 +121,11 @@ public final class RouteDatabase: Sendable {
             feedID = loaded.feedURL.flatMap { URL(string: $0)?.host?.lowercased() } ?? feedName
             calendar = loaded.calendar
             routes = loaded.routes
+            routeRank = Dictionary(
+                uniqueKeysWithValues: loaded.routes.sorted {
+                    RouteDatabase.routeOrder($0.value, $1.value)
+                        || (!RouteDatabase.routeOrder($1.value, $0.value) && $0.value.id < $1.value.id)
+                }.enumerated().map { ($0.element.key, $0.offset) })
             frequencies = loaded.frequencies
         } catch let error as LookupError {
             throw error

@@ -10,6 +10,8 @@ public struct ResolvedStop: Sendable, Equatable {
     /// index stops the way the database does (the journey planner uses `stop_idx - 1`).
     public let stopIndex: Int
     public let platformIndexes: [Int]
+
+    var platformsByIndex: [Int: StopInfo] { Dictionary(uniqueKeysWithValues: zip(platformIndexes, platforms)) }
 }
 
 /// How a scanned or typed reference names a stop.

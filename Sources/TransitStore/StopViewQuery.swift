@@ -30,7 +30,7 @@ extension RouteDatabase {
             if departures.isEmpty && !routesHere.isEmpty {  // no route boards here: nothing to look ahead for
                 next = try nextDeparture(at: stop.platformIndexes, after: end, frequencyStops: frequencyStops, db)
             }
-            let platformsByIndex = Dictionary(uniqueKeysWithValues: zip(stop.platformIndexes, stop.platforms))
+            let platformsByIndex = stop.platformsByIndex
             return StopView(
                 stop: stop.stop, platforms: stop.platforms, at: at, windowMinutes: windowMinutes,
                 timeZone: timeZone.identifier,
@@ -43,6 +43,20 @@ extension RouteDatabase {
                 nextDeparture: next?.departure(at: at, routes: routes, platforms: platformsByIndex),
                 nearby: try nearbyStops(around: stop, radius: Double(nearbyRadiusMeters), db),
                 nearbyRadiusMeters: nearbyRadiusMeters)
+        }
+    }
+
+    /// Only the departures of the stop view in [from, from + minutes]: what live data needs from before the
+    /// view's moment (a late bus scheduled earlier still leaves after it). Empty outside the feed's calendar.
+    public func departures(for stop: ResolvedStop, from: Date, minutes: Int) throws -> [Departure] {
+        guard (try? checkServiceRange(ServiceDate.containing(from, in: timeZone))) != nil else { return [] }
+        return try read { db in
+            let frequencyStops = try frequencyStopTimes(at: stop.platformIndexes, db)
+            let platformsByIndex = stop.platformsByIndex
+            return try scheduledDepartures(
+                at: stop.platformIndexes, from: from, to: from.addingTimeInterval(TimeInterval(minutes * 60)),
+                frequencyStops: frequencyStops, db
+            ).map { $0.departure(at: from, routes: routes, platforms: platformsByIndex) }
         }
     }
 
@@ -241,8 +255,11 @@ extension RouteDatabase {
                 RouteAtStop.Direction(directionID: $0 < 0 ? nil : $0, headsigns: directions[$0]!.sorted())
             }
             return RouteHere(routeIndex: index, route: route, directions: list)
-        }.sorted { RouteDatabase.routeOrder($0.route, $1.route) }
+        }.sorted { rank($0.routeIndex) < rank($1.routeIndex) }
     }
+
+    /// A route's place in passenger order (`routeRank`).
+    func rank(_ routeIndex: Int) -> Int { routeRank[routeIndex] ?? .max }
 
     /// Routes sort as people expect: by mode, then numbers numerically ("2" before "10"), then by name.
     static func routeOrder(_ a: RouteInfo, _ b: RouteInfo) -> Bool {
@@ -286,18 +303,16 @@ extension RouteDatabase {
         }
         let origin = date.serviceDayOrigin(in: timeZone)
         let headsigns = Dictionary(uniqueKeysWithValues: routesHere.map { ($0.routeIndex, $0.directions) })
-        return spans.compactMap { key, span -> ServiceSpan? in
-            guard let route = routes[key.route] else { return nil }
-            let direction = key.direction < 0 ? nil : key.direction
-            return ServiceSpan(
-                route: route, directionID: direction,
-                headsigns: headsigns[key.route]?.first { $0.directionID == direction }?.headsigns ?? [],
-                first: origin.addingTimeInterval(TimeInterval(span.first)),
-                last: origin.addingTimeInterval(TimeInterval(span.last)))
-        }.sorted {
-            RouteDatabase.routeOrder($0.route, $1.route)
-                || ($0.route == $1.route && ($0.directionID ?? -1) < ($1.directionID ?? -1))
-        }
+        return spans.sorted { (rank($0.key.route), $0.key.direction) < (rank($1.key.route), $1.key.direction) }
+            .compactMap { key, span -> ServiceSpan? in
+                guard let route = routes[key.route] else { return nil }
+                let direction = key.direction < 0 ? nil : key.direction
+                return ServiceSpan(
+                    route: route, directionID: direction,
+                    headsigns: headsigns[key.route]?.first { $0.directionID == direction }?.headsigns ?? [],
+                    first: origin.addingTimeInterval(TimeInterval(span.first)),
+                    last: origin.addingTimeInterval(TimeInterval(span.last)))
+            }
     }
 
     func nearbyStops(around stop: ResolvedStop, radius: Double, _ db: Database, limit: Int = 12) throws -> [NearbyStop]
@@ -324,11 +339,11 @@ extension RouteDatabase {
     ) throws -> [NearbyStop] {
         let box = center.boundingBox(radiusMeters: radius)
         let candidates = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(RouteDatabase.stopColumns)
-                WHERE s.stop_lat BETWEEN ? AND ? AND s.stop_lon BETWEEN ? AND ? AND s.location_type = 0
-                """, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            db.cachedStatement(
+                sql: """
+                    SELECT \(RouteDatabase.stopColumns)
+                    WHERE s.stop_lat BETWEEN ? AND ? AND s.stop_lon BETWEEN ? AND ? AND s.location_type = 0
+                    """), arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
         var near: [(index: Int, info: StopInfo, distance: Double)] = []
         for row in candidates {
             let index: Int = row[0]
@@ -339,11 +354,27 @@ extension RouteDatabase {
             if distance <= radius { near.append((index, info, distance)) }
         }
         near.sort { ($0.distance, $0.info.id) < ($1.distance, $1.info.id) }
-        return try near.prefix(limit).map { item in
-            let labels = try routesAt([item.index], db).map(\.route.label)
-            return NearbyStop(
+        let nearest = near.prefix(limit)
+        let labels = try routeLabels(at: nearest.map(\.index), db)
+        return nearest.map { item in
+            NearbyStop(
                 stop: item.info, distanceMeters: Int(item.distance.rounded()),
-                direction: CompassPoint(bearing: center.bearing(to: item.info.coordinate!)), routes: labels)
+                direction: CompassPoint(bearing: center.bearing(to: item.info.coordinate!)),
+                routes: labels[item.index] ?? [])
+        }
+    }
+
+    /// The labels of the routes boarding at each of `stops`, in passenger order: one query for all of them.
+    func routeLabels(at stops: [Int], _ db: Database) throws -> [Int: [String]] {
+        guard !stops.isEmpty else { return [:] }
+        let sql =
+            "SELECT DISTINCT stop_idx, route_idx FROM stop_routes WHERE stop_idx IN (\(Self.placeholders(stops.count)))"
+        var byStop: [Int: [Int]] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(stops)) {
+            byStop[row[0], default: []].append(row[1])
+        }
+        return byStop.mapValues { indexes in
+            indexes.sorted { rank($0) < rank($1) }.compactMap { routes[$0]?.label }
         }
     }
 }
