@@ -17,7 +17,8 @@ struct UpdateCommand: ParsableCommand {
             with nothing changed. A new feed is downloaded to a temporary file beside the database, imported
             atomically ('kiosk import'), and only then are the validators remembered. On any failure — the server
             down or answering an error, the download cut, a file that is not a zip, a feed that does not validate —
-            the previous database stays exactly as it was and the message says why.
+            the previous database stays exactly as it was and the message says why. On a terminal a progress line
+            (download, then import) is redrawn on standard error; --progress lines prints machine-readable lines.
             Exit codes: 0 updated or not modified, 1 download failure (network, server, disk), 2 bad usage or a
             feed that is refused.
             """
@@ -40,6 +41,8 @@ struct UpdateCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Log progress to standard error.")
     var verbose = false
+
+    @OptionGroup var progressOption: ProgressOption
 
     func validate() throws {
         guard (10...7200).contains(timeout) else {
@@ -75,24 +78,48 @@ struct UpdateCommand: ParsableCommand {
             TemporaryFiles.unregister(download)
         }
 
+        // One progress display for the download (bytes, of the announced size) and then the import (rows).
+        let progress = progressOption.line()
+        let downloadProgress: (@Sendable (Int, Int?) -> Void)? =
+            progress.isActive
+            ? { @Sendable received, expected in
+                progress.update(
+                    ProgressUpdate(
+                        stage: "download", done: received, unit: "bytes", workDone: Int64(received),
+                        workTotal: Int64(expected ?? 0)))
+            } : nil
         let outcome: StaticFeedDownload.Outcome
         do {
             outcome = try Self.blocking { () async throws(StaticFeedDownloadError) -> StaticFeedDownload.Outcome in
                 try await StaticFeedDownload.fetch(
                     url: source, headers: config.updateHeaders, previous: previous, to: download,
-                    timeoutSeconds: timeout)
+                    timeoutSeconds: timeout, progress: downloadProgress)
             }
         } catch {
+            progress.finish()
             printError("error: \(error)")
             printError("The database at \(database) was not changed.")
             throw ExitCode(ExitStatus.failure)
         }
         guard case let .downloaded(bytes, validators) = outcome else {
+            progress.finish()
             print("\(source) has not changed since the last update: \(database) unchanged.")
             return
         }
         do {
-            let summary = try GTFSImporter(feedPath: download, databasePath: database).run()
+            var importer = GTFSImporter(feedPath: download, databasePath: database)
+            if progress.isActive { importer.progress = { progress.update($0) } }
+            let summary: ImportSummary
+            do {
+                summary = try importer.run()
+            } catch {
+                progress.finish()
+                throw error
+            }
+            progress.finish(
+                ProgressUpdate(
+                    stage: "done", done: summary.counts.reduce(0) { $0 + $1.rows }, unit: "rows", workDone: 1,
+                    workTotal: 1))
             print("Downloaded \(bytes) bytes from \(source)")
             print(ImportReport.text(summary))
         } catch let error as ImportError {

@@ -101,9 +101,18 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
         #expect(left.isEmpty, "\(left)")
 
-        // --force downloads again although nothing changed.
-        let forced = try Programs.runKiosk(["update", "--config", config.path, "--force"])
+        // Standard error is not a terminal: no progress unless asked for.
+        #expect(!first.stderr.contains("progress"), "\(first.stderr)")
+        // --force downloads again although nothing changed; --progress lines reports the download, then the import.
+        let forced = try Programs.runKiosk(["update", "--config", config.path, "--force", "--progress", "lines"])
         #expect(forced.status == 0, "\(forced)")
+        let lines = forced.stderr.split(separator: "\n").filter { $0.hasPrefix("progress ") }
+        let download = lines.filter { $0.contains("stage=download") }
+        #expect(!download.isEmpty && download.allSatisfy { $0.contains("unit=bytes") }, "\(forced.stderr)")
+        let downloadIndex = try #require(lines.firstIndex { $0.contains("stage=download") })
+        let importIndex = try #require(lines.firstIndex { $0.contains("stage=stop_times.txt") }, "\(forced.stderr)")
+        #expect(downloadIndex < importIndex)
+        #expect(lines.last?.contains("stage=done") == true, "\(forced.stderr)")
         let count = try Programs.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [

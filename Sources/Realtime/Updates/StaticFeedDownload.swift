@@ -52,10 +52,12 @@ public enum StaticFeedDownload {
     public static let defaultSizeLimit = 2 << 30
 
     /// Fetches `url` into `path` (created or truncated). `previous` validators are used only when they are for
-    /// the same URL. The whole download must finish within `timeoutSeconds`.
+    /// the same URL. The whole download must finish within `timeoutSeconds`. `progress` hears the bytes received
+    /// after each chunk, with the size the server announced (nil when it did not).
     public static func fetch(
         url: String, headers: [String: String] = [:], previous: Validators?, to path: String,
-        timeoutSeconds: Int = 600, sizeLimit: Int = defaultSizeLimit, client: HTTPClient = .shared
+        timeoutSeconds: Int = 600, sizeLimit: Int = defaultSizeLimit, client: HTTPClient = .shared,
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) async throws(StaticFeedDownloadError) -> Outcome {
         let result = await withTaskGroup(of: Result<Outcome, StaticFeedDownloadError>?.self) { group in
             group.addTask {
@@ -63,7 +65,7 @@ public enum StaticFeedDownload {
                     return .success(
                         try await exchange(
                             url: url, headers: headers, previous: previous, to: path, timeoutSeconds: timeoutSeconds,
-                            sizeLimit: sizeLimit, client: client))
+                            sizeLimit: sizeLimit, client: client, progress: progress))
                 } catch {
                     return .failure(error)
                 }
@@ -82,7 +84,7 @@ public enum StaticFeedDownload {
 
     private static func exchange(
         url: String, headers: [String: String], previous: Validators?, to path: String, timeoutSeconds: Int,
-        sizeLimit: Int, client: HTTPClient
+        sizeLimit: Int, client: HTTPClient, progress: (@Sendable (Int, Int?) -> Void)?
     ) async throws(StaticFeedDownloadError) -> Outcome {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
@@ -126,6 +128,7 @@ public enum StaticFeedDownload {
                 } catch {
                     throw StaticFeedDownloadError.cannotWrite(path: path, reason: "\(error)")
                 }
+                progress?(received, expected)
             }
             try handle.synchronize()
         } catch let error as StaticFeedDownloadError {
