@@ -154,7 +154,7 @@ let package = Package(
             name: "WebService",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "StopPresentation", "KioskConfiguration",
-                "ScanService", "Scanning", "SystemSupport", "Realtime",
+                "ScanService", "Scanning", "SystemSupport", "Realtime", "Speech",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -283,7 +283,7 @@ let package = Package(
             name: "WebServiceTests",
             dependencies: [
                 "WebService", "KioskConfiguration", "StopPresentation", "StopCodes", "TransitStore", "TransitModel",
-                "TripPlanning", "SampleData", "KioskTesting", "Realtime",
+                "TripPlanning", "SampleData", "KioskTesting", "Realtime", "Speech",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

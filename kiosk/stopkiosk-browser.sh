@@ -4,6 +4,7 @@
 #   kiosk/stopkiosk-browser.sh [URL]        default http://127.0.0.1:8080/kiosk
 # Waits for the server, then keeps Chromium running: if it exits it is started again. The page itself shows
 # "information unavailable" and reconnects when the server restarts.
+# Autoplay is allowed so that a scan can be said aloud without a touch first ([speech] auto_speak).
 set -euo pipefail
 url="${1:-http://127.0.0.1:8080/kiosk}"
 browser="$(command -v chromium || command -v chromium-browser || true)"
@@ -17,6 +18,6 @@ profile="${XDG_RUNTIME_DIR:-/tmp}/stopkiosk-chromium"
 while true; do
   "$browser" --kiosk --app="$url" --user-data-dir="$profile" --no-first-run --noerrdialogs \
     --disable-session-crashed-bubble --disable-infobars --disable-translate --overscroll-history-navigation=0 \
-    --check-for-update-interval=31536000 || true
+    --check-for-update-interval=31536000 --autoplay-policy=no-user-gesture-required || true
   sleep 2
 done

@@ -43,7 +43,7 @@ public struct KioskConfig: Sendable, Equatable {
     public var updateHeaders: [String: String] = [:]
     /// `[speech]`: spoken departures, their keys, volume and quiet hours.
     public var speech = SpeechSettings()
-    /// `[display]`: theme and layout of the terminal screen.
+    /// `[display]`: theme and layout of the terminal screen and of `kiosk serve`'s pages.
     public var display = DisplaySettings()
 
     /// `[server]`: `kiosk serve`.

@@ -83,6 +83,13 @@ public enum Message: Sendable, Equatable {
     case webWhereTo
     case webStopsFound(Int)
     case webMinutesToGo(Int)
+    /// The phone page's audio player and the browser kiosk's speech buttons.
+    case webListen
+    case webSpeak
+    case webVolumeDown
+    case webVolumeUp
+    /// The phone page's route line diagrams (one per direction, opened on demand).
+    case webLineDiagrams
 
     // `kiosk plan` text
     case journeyHeading(from: String, to: String)
@@ -316,6 +323,11 @@ public enum Message: Sendable, Equatable {
         case .webWhereTo: return es ? "¿A dónde va desde aquí?" : "Where are you going from here?"
         case let .webStopsFound(n): return es ? "\(n) parada\(n == 1 ? "" : "s")" : "\(n) stop\(n == 1 ? "" : "s")"
         case let .webMinutesToGo(m): return es ? "en \(m) min" : "in \(m) min"
+        case .webListen: return es ? "Escuchar las salidas" : "Listen to the departures"
+        case .webSpeak: return es ? "Escuchar" : "Listen"
+        case .webVolumeDown: return es ? "Bajar el volumen" : "Volume down"
+        case .webVolumeUp: return es ? "Subir el volumen" : "Volume up"
+        case .webLineDiagrams: return es ? "Recorrido de cada línea" : "Where each route goes"
         case let .journeyHeading(from, to): return es ? "De \(from) a \(to)" : "From \(from) to \(to)"
         case let .leavingFrom(when): return es ? "Salida desde las \(when)" : "Leaving from \(when)"
         case let .noJourney(n):

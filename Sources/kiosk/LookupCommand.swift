@@ -91,6 +91,10 @@ struct MomentOption: ParsableArguments {
     @Option(help: "Local date-time in the agency's time zone, e.g. 2026-11-25T08:00 (default: now).")
     var at: String?
 
+    init() {}
+
+    init(at: String) { self.at = at }
+
     func instant(in timeZone: TimeZone) throws -> Date {
         guard let at else { return Date() }
         switch LocalTime.interpret(at, in: timeZone) {
@@ -135,9 +139,10 @@ enum StopQuery {
 }
 
 /// Lookup failures are bad input (exit 2) with a message naming the cause, never a stack trace.
-func reportingLookupErrors(_ body: () throws -> Void) throws {
+@discardableResult
+func reportingLookupErrors<Value>(_ body: () throws -> Value) throws -> Value {
     do {
-        try body()
+        return try body()
     } catch let error as LookupError {
         printError("error: \(error)")
         throw ExitCode(ExitStatus.badInput)

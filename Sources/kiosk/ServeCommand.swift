@@ -9,6 +9,7 @@ import ScanService
 import Scanning
 import ServiceLifecycle
 import Synchronization
+import TransitModel
 import TransitStore
 import WebService
 
@@ -42,6 +43,12 @@ struct ServeCommand: ParsableCommand {
             valueName: "source"))
     var scanSource: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Start the server's clock at this local date-time in the agency's time zone, e.g. 2026-11-25T07:55; it runs on from there (default: the real time). For demonstrations and benchmarks on a chosen service day.",
+            valueName: "date-time"))
+    var at: String?
+
     @Flag(name: .shortAndLong, help: "Log at debug level (the access log is at info level).")
     var verbose = false
 
@@ -66,7 +73,15 @@ struct ServeCommand: ParsableCommand {
             config.server.scanSource = scanSource
         }
         let path = try database.db ?? config.databasePath ?? DefaultDatabase.samplePath()
-        try ServeRunner.run(config: config, databasePath: path, verbose: verbose)
+        try ServeRunner.run(config: config, databasePath: path, verbose: verbose, clockOffset: try clockOffset(path))
+    }
+
+    /// How far `--at` is from the real time, read in the time zone of the database's agency.
+    private func clockOffset(_ path: String) throws -> TimeInterval {
+        guard let at else { return 0 }
+        return try reportingLookupErrors {
+            try MomentOption(at: at).instant(in: try RouteDatabase(path: path).timeZone).timeIntervalSinceNow
+        }
     }
 }
 

@@ -32,7 +32,10 @@ import Testing
         let result = try Programs.run(python, [script, url, artefacts], limit: 600)
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("0 failures"), "\(result.stdout)")
-        for shot in ["phone-stop.png", "phone-plan.png", "kiosk-home.png", "kiosk-stop.png", "kiosk-back-home.png"] {
+        for shot in [
+            "phone-stop.png", "phone-stop-high-contrast.png", "phone-plan.png", "kiosk-home.png", "kiosk-stop.png",
+            "kiosk-back-home.png",
+        ] {
             #expect(FileManager.default.fileExists(atPath: artefacts + "/" + shot), "\(shot)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskTesting
+import NIOCore
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -30,7 +31,29 @@ import FoundationNetworking
         #expect(result.signal == nil)
     }
 
+    @Test func atStartsTheServersClockAtThatLocalTime() async throws {
+        let server = try Programs.startKiosk(
+            ["serve", "--port", "0", "--db", TestSupport.sampleDatabase, "--at", "2026-11-25T08:00"], mergeOutput: true)
+        defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
+        var address: String?
+        _ = server.waitForOutput(limit: 120) { output in
+            address = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
+                String($0[$0.range(of: "http://")!.lowerBound...])
+            }
+            return address != nil
+        }
+        let base = try #require(address, "no 'listening on' line: \(server.output)")
+        let (data, _) = try await URLSession.shared.data(from: URL(string: base + "/api/v1/stops/1091")!)
+        let view = try TestSupport.json(ByteBuffer(bytes: data))
+        // The clock runs on from 08:00: a slow machine may have reached 08:01.
+        let at = try #require(view["at"] as? String)
+        #expect(at.hasPrefix("2026-11-25T08:0"), "\(at)")
+    }
+
     @Test func badSettingsAreRefusedWithStatusTwo() throws {
+        let at = try Programs.runKiosk(["serve", "--db", TestSupport.sampleDatabase, "--at", "never"])
+        #expect(at.status == 2)
+        #expect(at.stderr.contains("cannot read the time 'never'"), "\(at.stderr)")
         let port = try Programs.runKiosk(["serve", "--port", "70000"])
         #expect(port.status == 2)
         #expect(port.stderr.contains("--port must be between 0 and 65535"))

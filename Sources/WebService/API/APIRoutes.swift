@@ -35,6 +35,7 @@ struct APIRoutes {
         router.resource("/api/v1/plan") { request, _ in try plan(request) }
         router.resource("/api/v1/resolve") { request, _ in try resolve(request) }
         router.resource("/api/v1/feed") { _, _ in try feed() }
+        MediaRoutes(service: service).register(on: router)
         router.resource("/api/v1/openapi.json") { _, _ in
             Responses.body(OpenAPIDocument.json, contentType: "application/json; charset=utf-8", cacheSeconds: 3600)
         }
@@ -46,21 +47,19 @@ struct APIRoutes {
         let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
         let window = try query.int("window", in: 1...1440) ?? service.config.windowMinutes
         let nearby = try query.int("nearby", in: 0...5000) ?? service.config.nearbyRadiusMeters
-        let raw = context.parameters.get("id") ?? ""
-        guard let value = QueryParameters.percentDecode(raw) else {
-            throw Problem.badRequest("the stop in the path has a malformed percent-encoding")
-        }
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
-        do {
-            let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(value)))
-            let view = try service.stopView(
-                database, for: stop, at: at.date, window: window, nearby: nearby, language: lang)
-            return Responses.json(
-                try StopViewJSON.render(view) + "\n",
-                cacheSeconds: service.config.server.cacheSeconds)
-        } catch let error as LookupError {
-            throw Problem.from(error, atGiven: at.given)
+        return try service.sharedNow(request, key: "api", database: database, at: at) {
+            do {
+                let stop = try service.pathStop(context, in: database)
+                let view = try service.stopView(
+                    database, for: stop, at: at.date, window: window, nearby: nearby, language: lang)
+                return Responses.json(
+                    try StopViewJSON.render(view) + "\n",
+                    cacheSeconds: service.config.server.cacheSeconds)
+            } catch let error as LookupError {
+                throw Problem.from(error, atGiven: at.given)
+            }
         }
     }
 
@@ -284,6 +283,16 @@ struct APIRoutes {
         return Responses.json(
             try KioskJSON.encode(answer, timeZone: database.timeZone) + "\n",
             cacheSeconds: service.config.server.cacheSeconds)
+    }
+}
+
+extension WebService {
+    /// The stop `{id}` in the path names (an ID or code, percent-decoded); 400 for a malformed escape.
+    func pathStop(_ context: WebRequestContext, in database: RouteDatabase) throws -> ResolvedStop {
+        guard let value = QueryParameters.percentDecode(context.parameters.get("id") ?? "") else {
+            throw Problem.badRequest("the stop in the path has a malformed percent-encoding")
+        }
+        return try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(value)))
     }
 }
 

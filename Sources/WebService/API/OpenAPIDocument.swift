@@ -410,6 +410,419 @@ enum OpenAPIDocument {
             }
            }
           },
+          "/api/v1/stops/{id}/speech": {
+           "get": {
+            "operationId": "stopSpeech",
+            "summary": "The stop view spoken (espeak-ng), as the kiosk says it: alerts first, then the next departures",
+            "parameters": [
+             {
+              "name": "id",
+              "in": "path",
+              "description": "stop_id or stop_code (an exact stop_id wins); a station stands for its platforms",
+              "schema": {
+               "type": "string"
+              },
+              "required": true
+             },
+             {
+              "name": "lang",
+              "in": "query",
+              "description": "es or en: the language spoken or written in the picture (default: Accept-Language, else the config)",
+              "schema": {
+               "type": "string",
+               "enum": [
+                "es",
+                "en"
+               ]
+              }
+             },
+             {
+              "name": "at",
+              "in": "query",
+              "description": "local date-time in the agency's time zone, e.g. 2026-11-25T08:00 (default: now, to the minute)",
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "name": "window",
+              "in": "query",
+              "description": "minutes of departures (1–1440, default from the config)",
+              "schema": {
+               "type": "integer",
+               "minimum": 1,
+               "maximum": 1440
+              }
+             },
+             {
+              "name": "detail",
+              "in": "query",
+              "description": "short (the next departures, default) or full (station, more times, first and last service)",
+              "schema": {
+               "type": "string",
+               "enum": [
+                "short",
+                "full"
+               ]
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "16-bit mono PCM WAV at the config's [speech] rate and volume",
+              "content": {
+               "audio/wav": {
+                "schema": {
+                 "type": "string",
+                 "contentMediaType": "audio/wav"
+                }
+               }
+              },
+              "headers": {
+               "ETag": {
+                "schema": {
+                 "type": "string"
+                }
+               },
+               "Cache-Control": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "304": {
+              "description": "Not modified (If-None-Match named the ETag)"
+             },
+             "400": {
+              "description": "A bad at, window, detail or lang",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             },
+             "404": {
+              "description": "No such stop",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             },
+             "503": {
+              "description": "Speech synthesis unavailable on this server (espeak-ng or its voice missing), or the timetable does not cover today",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "/api/v1/stops/{id}/map.svg": {
+           "get": {
+            "operationId": "stopMap",
+            "summary": "The stop's map (SVG, no tiles): nearby stops with codes, the routes serving it from their shapes, a scale bar and a north arrow",
+            "parameters": [
+             {
+              "name": "id",
+              "in": "path",
+              "description": "stop_id or stop_code (an exact stop_id wins); a station stands for its platforms",
+              "schema": {
+               "type": "string"
+              },
+              "required": true
+             },
+             {
+              "name": "lang",
+              "in": "query",
+              "description": "es or en: the language spoken or written in the picture (default: Accept-Language, else the config)",
+              "schema": {
+               "type": "string",
+               "enum": [
+                "es",
+                "en"
+               ]
+              }
+             },
+             {
+              "name": "radius",
+              "in": "query",
+              "description": "metres around the stop for nearby stops (50–5000, default: the config's nearby radius)",
+              "schema": {
+               "type": "integer",
+               "minimum": 50,
+               "maximum": 5000
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The stop map",
+              "content": {
+               "image/svg+xml": {
+                "schema": {
+                 "type": "string",
+                 "description": "an SVG document with <title>, <desc> and the text of what it shows"
+                }
+               }
+              },
+              "headers": {
+               "ETag": {
+                "schema": {
+                 "type": "string"
+                }
+               },
+               "Cache-Control": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "304": {
+              "description": "Not modified (If-None-Match named the ETag)"
+             },
+             "400": {
+              "description": "A bad radius or lang, or a stop without coordinates",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             },
+             "404": {
+              "description": "No such stop",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "/api/v1/routes/{id}/diagram.svg": {
+           "get": {
+            "operationId": "routeDiagram",
+            "summary": "One direction of a route as a line diagram (SVG): its stops in travel order, transfers with the other routes' badges",
+            "parameters": [
+             {
+              "name": "id",
+              "in": "path",
+              "description": "route_id, or a short name that only one route has",
+              "schema": {
+               "type": "string"
+              },
+              "required": true
+             },
+             {
+              "name": "direction",
+              "in": "query",
+              "description": "direction_id, 0 or 1 (default: the one serving stop, else the first)",
+              "schema": {
+               "type": "integer",
+               "minimum": 0,
+               "maximum": 1
+              }
+             },
+             {
+              "name": "stop",
+              "in": "query",
+              "description": "the viewer's stop (ID or code), highlighted",
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "name": "lang",
+              "in": "query",
+              "description": "es or en: the language spoken or written in the picture (default: Accept-Language, else the config)",
+              "schema": {
+               "type": "string",
+               "enum": [
+                "es",
+                "en"
+               ]
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The line diagram",
+              "content": {
+               "image/svg+xml": {
+                "schema": {
+                 "type": "string",
+                 "description": "an SVG document with <title>, <desc> and the text of what it shows"
+                }
+               }
+              },
+              "headers": {
+               "ETag": {
+                "schema": {
+                 "type": "string"
+                }
+               },
+               "Cache-Control": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "304": {
+              "description": "Not modified (If-None-Match named the ETag)"
+             },
+             "400": {
+              "description": "A bad direction or lang",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             },
+             "404": {
+              "description": "No such route or stop, or the route has no stops in that direction",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "/api/v1/plan/map.svg": {
+           "get": {
+            "operationId": "journeyMap",
+            "summary": "One option of a journey plan as a map (SVG): rides along their shapes, walks dashed, boarding, transfer and arrival points numbered as in the plan",
+            "parameters": [
+             {
+              "name": "from",
+              "in": "query",
+              "description": "stop ID, code, label URL or name",
+              "schema": {
+               "type": "string"
+              },
+              "required": true
+             },
+             {
+              "name": "to",
+              "in": "query",
+              "description": "stop ID, code, label URL or name",
+              "schema": {
+               "type": "string"
+              },
+              "required": true
+             },
+             {
+              "name": "at",
+              "in": "query",
+              "description": "local date-time in the agency's time zone, e.g. 2026-11-25T08:00 (default: now, to the minute)",
+              "schema": {
+               "type": "string"
+              }
+             },
+             {
+              "name": "max_transfers",
+              "in": "query",
+              "description": "0–8 (default from the config)",
+              "schema": {
+               "type": "integer",
+               "minimum": 0,
+               "maximum": 8
+              }
+             },
+             {
+              "name": "option",
+              "in": "query",
+              "description": "which option of the plan, from 1 (default 1)",
+              "schema": {
+               "type": "integer",
+               "minimum": 1,
+               "maximum": 20
+              }
+             },
+             {
+              "name": "lang",
+              "in": "query",
+              "description": "es or en: the language spoken or written in the picture (default: Accept-Language, else the config)",
+              "schema": {
+               "type": "string",
+               "enum": [
+                "es",
+                "en"
+               ]
+              }
+             }
+            ],
+            "responses": {
+             "200": {
+              "description": "The journey map",
+              "content": {
+               "image/svg+xml": {
+                "schema": {
+                 "type": "string",
+                 "description": "an SVG document with <title>, <desc> and the text of what it shows"
+                }
+               }
+              },
+              "headers": {
+               "ETag": {
+                "schema": {
+                 "type": "string"
+                }
+               },
+               "Cache-Control": {
+                "schema": {
+                 "type": "string"
+                }
+               }
+              }
+             },
+             "304": {
+              "description": "Not modified (If-None-Match named the ETag)"
+             },
+             "400": {
+              "description": "A missing from or to, a bad at, option or lang",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             },
+             "404": {
+              "description": "No such stop, no journey, or no such option",
+              "content": {
+               "application/problem+json": {
+                "schema": {
+                 "$ref": "#/components/schemas/Problem"
+                }
+               }
+              }
+             }
+            }
+           }
+          },
           "/api/v1/openapi.json": {
            "get": {
             "operationId": "openapi",

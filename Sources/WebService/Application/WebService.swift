@@ -27,6 +27,8 @@ public final class WebService: Sendable {
     /// The `[realtime]` feeds, polled off the request path (nil: timetable only). Every stop view — API, phone
     /// page, `/kiosk` — goes through `stopView(_:for:at:window:nearby:language:)`, so all show the same thing.
     public let live: LiveFeedPolling?
+    /// Stop views and stop pages for "now", shared within their minute.
+    let nowCache = NowCache()
 
     public init(
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
@@ -39,7 +41,7 @@ public final class WebService: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.now = now
-        self.pages = try PageRenderer()
+        self.pages = try PageRenderer(display: config.display)
         self.scans = ScanBroadcaster()
     }
 

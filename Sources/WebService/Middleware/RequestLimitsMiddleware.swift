@@ -48,7 +48,7 @@ struct RequestLimitsMiddleware: RouterMiddleware {
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -5,6 +5,12 @@
 /// fetched or the event stream drops, it shows "information unavailable" at once (never a blank or frozen page)
 /// and keeps retrying; `EventSource` reconnects by itself. Every text comes from the server, inserted either as
 /// server-escaped HTML fragments or through `textContent`.
+///
+/// Speech (the `[speech]` settings, as on the terminal kiosk): the speak button or key says the board
+/// (`/api/v1/stops/{id}/speech`), pressed again it starts over (repeat), any other key or a touch elsewhere
+/// interrupts; the "more" key says the full form; two keys and two buttons set the volume; with `auto_speak` a scan
+/// is said as soon as its board shows, except in quiet hours, when the volume is also capped. The body's
+/// `data-speaking` names the stop being said (tests read it).
 enum KioskScript {
     static let javascript = #"""
         "use strict";
@@ -51,7 +57,56 @@ enum KioskScript {
             }).catch(function (error) { unavailable(String(error)); });
           }
 
+          var speechOn = body.dataset.speech === "true";
+          var audio = null;
+          var volume = 1;
+          var volumeStep = Math.max(1, Number(body.dataset.volumeStep) || 20) / 100;
+
+          function quietNow() {
+            var hours = (body.dataset.quiet || "").split("-");
+            if (hours.length !== 2) { return false; }
+            var start = Number(hours[0]), end = Number(hours[1]);
+            var now = new Date();
+            var minute = now.getHours() * 60 + now.getMinutes();
+            return start <= end ? minute >= start && minute < end : minute >= start || minute < end;
+          }
+
+          function audibleVolume() {
+            var cap = quietNow() ? Math.min(1, (Number(body.dataset.quietVolume) || 100) / 100) : 1;
+            return Math.min(volume, cap);
+          }
+
+          function stopSpeaking() {
+            if (audio) { audio.pause(); audio = null; }
+            body.dataset.speaking = "";
+          }
+
+          function speak(detail) {
+            var stop = current || home;
+            if (!speechOn || !stop) { return; }
+            stopSpeaking();
+            var playing = new Audio("/api/v1/stops/" + encodeURIComponent(stop) + "/speech?lang=" +
+              encodeURIComponent(lang) + (detail ? "&detail=" + detail : ""));
+            audio = playing;
+            playing.volume = audibleVolume();
+            body.dataset.speaking = stop;
+            function done() { if (audio === playing) { audio = null; body.dataset.speaking = ""; } }
+            playing.addEventListener("ended", done);
+            playing.addEventListener("error", done);
+            playing.play().catch(function (error) {
+              // An interruption (pause before playback began) is not a failure.
+              if (audio === playing) { body.dataset.speechError = String(error); done(); }
+            });
+          }
+
+          function changeVolume(step) {
+            volume = Math.min(1, Math.max(0, volume + step));
+            body.dataset.volume = String(Math.round(volume * 100));
+            if (audio) { audio.volume = audibleVolume(); }
+          }
+
           function show(stop) {
+            if (stop !== current) { stopSpeaking(); }
             current = stop;
             if (idleTimer) { clearTimeout(idleTimer); idleTimer = null; }
             if (stop !== home) {
@@ -77,6 +132,7 @@ enum KioskScript {
               var received = performance.now();
               show(scan.stop_id).then(function () {
                 board.dataset.shownAfterMs = String(Math.round(performance.now() - received));
+                if (body.dataset.autoSpeak === "true" && !quietNow() && board.dataset.state === "stop") { speak(); }
               });
             }
             else if (scan.message) { notice(scan.message[lang] || scan.message.es || ""); }
@@ -95,6 +151,25 @@ enum KioskScript {
             url.searchParams.set("lang", lang === "es" ? "en" : "es");
             window.location.replace(url.toString());
           });
+
+          if (speechOn) {
+            var keys = {};
+            keys[body.dataset.speakKey] = function () { speak(); };
+            keys[body.dataset.moreKey] = function () { speak("full"); };
+            keys[body.dataset.volumeDownKey] = function () { changeVolume(-volumeStep); };
+            keys[body.dataset.volumeUpKey] = function () { changeVolume(volumeStep); };
+            document.addEventListener("keydown", function (event) {
+              var action = keys[event.key];
+              if (action) { event.preventDefault(); action(); }
+              else if (audio) { stopSpeaking(); }
+            });
+            document.getElementById("speak").addEventListener("click", function () { speak(); });
+            document.getElementById("volume-down").addEventListener("click", function () { changeVolume(-volumeStep); });
+            document.getElementById("volume-up").addEventListener("click", function () { changeVolume(volumeStep); });
+            document.addEventListener("pointerdown", function (event) {
+              if (audio && !(event.target.closest && event.target.closest(".speech"))) { stopSpeaking(); }
+            });
+          }
 
           setInterval(load, 30000);
           load();

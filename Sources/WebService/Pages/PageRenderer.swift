@@ -1,4 +1,5 @@
 import Foundation
+import KioskConfiguration
 import Mustache
 import StopPresentation
 import TransitModel
@@ -9,7 +10,8 @@ import TransitStore
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
 
-    init() throws {
+    init(display: DisplaySettings = DisplaySettings()) throws {
+        let themeClasses = Stylesheet.bodyClasses(display)
         var library = MustacheLibrary()
         for (name, text) in [
             ("head", PageTemplates.head), ("foot", PageTemplates.foot), ("searchForm", PageTemplates.searchForm),
@@ -17,7 +19,8 @@ struct PageRenderer: Sendable {
             ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
             ("prompt", PageTemplates.prompt), ("departureBoard", PageTemplates.departureBoard),
         ] {
-            library.register(try MustacheTemplate(string: text), named: name)
+            library.register(
+                try MustacheTemplate(string: text.replacingOccurrences(of: "%THEME%", with: themeClasses)), named: name)
         }
         self.library = library
     }

@@ -90,6 +90,12 @@ struct PageRoutes {
             var label: String
             var mode: String
             var towards: String
+            var diagrams: [Picture]
+        }
+        /// An embedded SVG (`/api/v1/…`) and its text equivalent.
+        struct Picture {
+            var href: String
+            var alt: String
         }
         struct Departure {
             var clock: String
@@ -123,6 +129,11 @@ struct PageRoutes {
         var facts: String?
         var routesHeading: String
         var routes: [Route]
+        var diagramsHeading: String
+        /// The stop map, when the stop has coordinates to draw around.
+        var map: Picture?
+        var speechHref: String
+        var listenLabel: String
         var departuresHeading: String
         var departures: [Departure]
         /// "Live information unavailable since 14:05. Showing the timetable." when live data is not in force.
@@ -146,6 +157,7 @@ struct PageRoutes {
         var updated: String
         // Mustache reads stored properties only (through Mirror): set by `finished()`.
         var has_routes = false
+        var has_diagrams = false
         var has_departures = false
         var has_alerts = false
         var has_spans = false
@@ -154,6 +166,7 @@ struct PageRoutes {
         func finished() -> StopPage {
             var page = self
             page.has_routes = !routes.isEmpty
+            page.has_diagrams = routes.contains { !$0.diagrams.isEmpty }
             page.has_departures = !departures.isEmpty
             page.has_alerts = !alerts.isEmpty
             page.has_spans = !spans.isEmpty
@@ -172,7 +185,8 @@ struct PageRoutes {
     }
 
     /// `/s/{value}[?k=…&s=…]`: the URL a label prints, read exactly as the kiosk's scanner reads it (the config's
-    /// template, keys and signature policy), so a forged or altered label gets a warning, not the stop.
+    /// template, keys and signature policy), so a forged or altered label gets a warning, not the stop. A page
+    /// shared within its minute (`NowCache`) still counts as a scan of the stop.
     func stopPage(_ request: Request, _ context: WebRequestContext) throws -> Response {
         let query = try QueryParameters(request)
         let lang = language(request)
@@ -181,6 +195,19 @@ struct PageRoutes {
             throw Problem.badRequest("the stop in the path has a malformed percent-encoding")
         }
         let database = service.databases.current()
+        let at = try query.instant(in: database.timeZone, now: service.now())
+        return try service.sharedNow(
+            request, key: "page " + lang.rawValue, database: database, at: at,
+            hit: { service.metrics.recordScan(status: ScanStatus.stop.rawValue, source: "page") }
+        ) {
+            try renderStopPage(request, query: query, raw: raw, language: lang, database: database, at: at.date)
+        }
+    }
+
+    private func renderStopPage(
+        _ request: Request, query: QueryParameters, raw: String, language lang: Language, database: RouteDatabase,
+        at: Date
+    ) throws -> Response {
         let template: StopURLTemplate
         let resolver: ScanResolver
         do {
@@ -225,8 +252,8 @@ struct PageRoutes {
         let view: StopView
         do {
             view = try service.stopView(
-                database, for: stop, at: try query.instant(in: database.timeZone, now: service.now()).date,
-                window: service.config.windowMinutes, nearby: service.config.nearbyRadiusMeters, language: lang)
+                database, for: stop, at: at, window: service.config.windowMinutes,
+                nearby: service.config.nearbyRadiusMeters, language: lang)
         } catch let error as LookupError {
             if case .outsideServiceRange(_, let start, let end) = error {
                 return warning(
@@ -261,6 +288,8 @@ struct PageRoutes {
                 nextNote = Message.noDeparturesThisWeek.text(lang)
             }
         }
+        let api = StopLinks.api(view.stop)
+        let hasCoordinates = view.stop.coordinate ?? view.platforms.lazy.compactMap(\.coordinate).first != nil
         return StopPage(
             page: frame, name: view.stop.name, code: view.stop.code, stopID: view.stop.id,
             facts: facts.isEmpty ? nil : facts.joined(separator: " · "),
@@ -269,8 +298,22 @@ struct PageRoutes {
                 StopPage.Route(
                     colourClass: RouteColours.className(entry.route), label: entry.route.label,
                     mode: entry.route.mode.name(lang),
-                    towards: entry.directions.flatMap(\.headsigns).joined(separator: " / "))
+                    towards: entry.directions.flatMap(\.headsigns).joined(separator: " / "),
+                    diagrams: entry.directions.map { direction in
+                        StopPage.Picture(
+                            href: StopLinks.diagram(
+                                route: entry.route, direction: direction.directionID, stop: view.stop, language: lang),
+                            alt: Message.routeDiagramTitle(
+                                route: entry.route.label, headsign: direction.headsigns.joined(separator: " / ")
+                            ).text(lang))
+                    })
             },
+            diagramsHeading: Message.webLineDiagrams.text(lang),
+            map: hasCoordinates
+                ? StopPage.Picture(
+                    href: "\(api)/map.svg?lang=\(lang.rawValue)",
+                    alt: Message.stopMapTitle(stop: view.stop.name).text(lang)) : nil,
+            speechHref: "\(api)/speech?lang=\(lang.rawValue)", listenLabel: Message.webListen.text(lang),
             departuresHeading: Message.departures(minutes: view.windowMinutes).text(lang),
             departures: view.departures.filter { $0.realtime?.state != .skipped }.map { departure in
                 var extra: [String] = []
@@ -326,6 +369,7 @@ struct PageRoutes {
         }
         struct Option {
             var summary: String
+            var map: StopPage.Picture
             var legs: [Leg]
         }
         struct Result {
@@ -406,6 +450,9 @@ struct PageRoutes {
                     number: number + 1, departure: clock(option.departure), arrival: clock(option.arrival),
                     minutes: option.durationMinutes, transfers: transfers
                 ).text(lang),
+                map: StopPage.Picture(
+                    href: StopLinks.journeyMap(plan, option: number + 1, language: lang),
+                    alt: Message.journeyMapTitle(option: number + 1, from: plan.from.name, to: plan.to.name).text(lang)),
                 legs: option.legs.map { step in
                     switch step.kind {
                     case .walk:

@@ -3,7 +3,8 @@
 /// (on Linux `Bundle.module` looks beside the executable and stops the program when the bundle is missing), and a
 /// template that does not parse fails the first test instead of a deployed server. Every `{{value}}` is
 /// HTML-escaped by swift-mustache; no template uses `{{{…}}}`, and no page has inline script or style (the CSP
-/// forbids both): route colours come from `/routes.css`, generated from the database.
+/// forbids both): route colours come from `/routes.css`, generated from the database. `%THEME%` is replaced once,
+/// when the renderer is made, by the body classes of the configured `[display]` theme and layout.
 enum PageTemplates {
     static let head = """
         <!doctype html>
@@ -15,7 +16,7 @@ enum PageTemplates {
         <link rel="stylesheet" href="/style.css">
         <link rel="stylesheet" href="/routes.css?v={{page.feedTag}}">
         </head>
-        <body>
+        <body class="%THEME%">
         <header class="bar">
         <a class="home" href="/?lang={{page.language}}">{{page.brand}}</a>
         <a class="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
@@ -62,16 +63,22 @@ enum PageTemplates {
         {{>head}}
         <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
         {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
+        <p class="listen"><span id="listen-l">{{listenLabel}}</span><br><audio controls preload="none" src="{{speechHref}}" aria-labelledby="listen-l"></audio></p>
         {{#has_routes}}
         <section aria-labelledby="routes-h"><h2 id="routes-h">{{routesHeading}}</h2>
         <ul class="routes">
         {{#routes}}<li><span class="badge {{colourClass}}">{{label}}</span> <span class="mode">{{mode}}</span> → {{towards}}</li>
         {{/routes}}
-        </ul></section>
+        </ul>
+        {{#has_diagrams}}<details class="diagrams"><summary>{{diagramsHeading}}</summary>
+        {{#routes}}{{#diagrams}}<figure class="diagram"><img loading="lazy" src="{{href}}" alt="{{alt}}"></figure>
+        {{/diagrams}}{{/routes}}</details>{{/has_diagrams}}
+        </section>
         {{/has_routes}}
         <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
         {{>departureBoard}}
         </section>
+        {{#map}}<figure class="map"><img src="{{href}}" alt="{{alt}}"></figure>{{/map}}
         <section aria-labelledby="plan-h"><h2 id="plan-h">{{whereTo}}</h2>
         <form class="plan" action="/plan" method="get">
         <input type="hidden" name="from" value="{{stopID}}">
@@ -117,6 +124,7 @@ enum PageTemplates {
         {{#options}}
         <section class="option"><h3>{{summary}}</h3>
         <ol class="legs">{{#legs}}<li>{{#colourClass}}<span class="badge {{colourClass}}">{{label}}</span> {{/colourClass}}{{text}}</li>{{/legs}}</ol>
+        {{#map}}<figure class="map"><img loading="lazy" src="{{href}}" alt="{{alt}}"></figure>{{/map}}
         </section>
         {{/options}}
         {{#none}}<p>{{none}}</p>{{/none}}
@@ -153,6 +161,7 @@ enum PageTemplates {
     static let board = """
         <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
         {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
+        {{#map}}<figure class="map"><img src="{{href}}" alt="{{alt}}"></figure>{{/map}}
         <h2>{{departuresHeading}}</h2>
         {{>departureBoard}}
         <p class="updated">{{updated}}</p>
@@ -176,12 +185,15 @@ enum PageTemplates {
         <link rel="stylesheet" href="/routes.css?v={{page.feedTag}}">
         <script src="/kiosk.js" defer></script>
         </head>
-        <body class="kiosk" data-home="{{home}}" data-idle="{{idleSeconds}}" data-language="{{page.language}}" data-unavailable="{{unavailable}}" data-reconnecting="{{reconnecting}}">
+        <body class="kiosk %THEME%" data-home="{{home}}" data-idle="{{idleSeconds}}" data-language="{{page.language}}" data-unavailable="{{unavailable}}" data-reconnecting="{{reconnecting}}" data-speech="{{speech.enabled}}" data-auto-speak="{{speech.autoSpeak}}" data-quiet="{{speech.quietHours}}" data-quiet-volume="{{speech.quietVolumePercent}}" data-speak-key="{{speech.speakKey}}" data-more-key="{{speech.moreKey}}" data-volume-down-key="{{speech.volumeDownKey}}" data-volume-up-key="{{speech.volumeUpKey}}" data-volume-step="{{speech.volumeStep}}">
         <main id="board" aria-live="polite">
         <p class="status">{{loading}}</p>
         </main>
         <footer class="kiosk-bar">
         <span id="hint">{{hint}}</span>
+        {{#speech.enabled}}<span class="speech"><button id="speak" type="button" aria-keyshortcuts="{{speech.speakKey}}">{{speech.speakLabel}}</button>
+        <button id="volume-down" type="button" aria-label="{{speech.volumeDownLabel}}" aria-keyshortcuts="{{speech.volumeDownKey}}">−</button>
+        <button id="volume-up" type="button" aria-label="{{speech.volumeUpLabel}}" aria-keyshortcuts="{{speech.volumeUpKey}}">+</button></span>{{/speech.enabled}}
         <a class="lang" id="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
         <a class="plan-link" href="/plan?from={{home}}&amp;lang={{page.language}}">{{planLabel}}</a>
         </footer>

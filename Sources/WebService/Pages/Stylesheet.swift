@@ -1,8 +1,60 @@
+import KioskConfiguration
+
 /// The one stylesheet of the phone pages and `/kiosk`: readable from 320 px wide, large type and high contrast on
 /// the kiosk, no colour that carries meaning alone (every badge has its route's name), motion only when the reader
-/// has not asked for less.
+/// has not asked for less. The `[display]` theme and layout of the config apply as body classes
+/// (`theme-high-contrast`, `layout-large`); a reader whose system asks for more contrast (`prefers-contrast: more`)
+/// gets the high-contrast theme whatever the config says.
 enum Stylesheet {
-    static let css = """
+    static func bodyClasses(_ display: DisplaySettings) -> String {
+        [
+            display.theme == .highContrast ? "theme-high-contrast" : nil,
+            display.layout == .large ? "layout-large" : nil,
+        ].compactMap { $0 }.joined(separator: " ")
+    }
+
+    static let css = base + HighContrast.rules(scope: "body.theme-high-contrast") + "\n"
+        + "@media (prefers-contrast:more){\n" + HighContrast.rules(scope: "body") + "}\n" + largeLayout
+
+    /// White and yellow on black, black on yellow: every text/background pair is at least 7:1 (WCAG AAA; the
+    /// tests check `pairs`). Route badges lose the feed's colours and keep their names.
+    enum HighContrast {
+        static let black = "#000000", white = "#FFFFFF", yellow = "#FFFF00"
+        /// (text, background) of every rule below.
+        static let pairs = [(white, black), (yellow, black), (black, yellow)]
+
+        static func rules(scope s: String) -> String {
+            """
+            \(s){background:\(black);color:\(white)}
+            \(s) .bar,\(s) .kiosk-bar{background:\(black);color:\(white);border-bottom:3px solid \(white)}
+            \(s) a,\(s) .bar a,\(s) .kiosk-bar a,\(s) summary{color:\(yellow)}
+            \(s) .kiosk-bar a,\(s) .kiosk-bar button{border-color:\(yellow)}
+            \(s) .facts,\(s) .updated,\(s) .count,\(s) .detail{color:\(white)}
+            \(s) .badge{background:\(black);color:\(white);border-color:\(white)}
+            \(s) h2{border-color:\(white)}
+            \(s) td,\(s) ul.stops li,\(s) ul.routes li,\(s) .option{border-color:\(white)}
+            \(s) input{background:\(black);color:\(white);border-color:\(white)}
+            \(s) button{background:\(yellow);color:\(black)}
+            \(s) .warning,\(s) .alerts,\(s).kiosk .alerts{background:\(black);border-color:\(yellow);color:\(white)}
+            \(s) .warning h1{color:\(yellow)}
+            \(s) a:focus-visible,\(s) button:focus-visible,\(s) input:focus-visible{outline-color:\(yellow)}
+            \(s) figure.map,\(s) figure.diagram{border:3px solid \(white)}
+
+            """
+        }
+    }
+
+    /// Larger type; secondary columns (the mode, platform and accessibility notes, the direction of each first/last
+    /// row) are dropped instead of wrapping. Live marks, cancellations and times stay.
+    static let largeLayout = """
+        body.layout-large{font-size:1.3rem}
+        body.layout-large .mode,body.layout-large td.headsign .detail,body.layout-large table.spans td:nth-child(2){display:none}
+        body.kiosk.layout-large{font-size:2.6rem}
+        body.kiosk.layout-large h1{font-size:3.6rem}
+
+        """
+
+    static let base = """
         *,*::before,*::after{box-sizing:border-box}
         html{-webkit-text-size-adjust:100%}
         body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;font-size:1rem;line-height:1.45;color:#111;background:#fff;overflow-wrap:anywhere}
@@ -59,7 +111,18 @@ enum Stylesheet {
         body.kiosk .unavailable h1::before{content:"⚠ "}
         .kiosk-bar{display:flex;gap:1rem;justify-content:space-between;align-items:center;padding:1rem 2rem;background:#1a1a1a;border-top:3px solid #fff}
         .kiosk-bar a{color:#fff;font-weight:700;min-height:64px;min-width:64px;display:inline-flex;align-items:center;padding:.5rem 1rem;border:3px solid #fff;border-radius:.5rem;text-decoration:none}
+        .listen audio{width:100%;max-width:24rem;margin-top:.25rem}
+        figure{margin:1rem 0}
+        figure.map img,figure.diagram img{display:block;width:100%;height:auto;max-width:36rem}
+        details.diagrams summary{cursor:pointer;font-weight:600;padding:.65rem 0}
+        body.kiosk figure.map{float:right;width:32%;max-width:28rem;margin:1rem 0 1rem 2rem}
+        body.kiosk table.departures{width:auto;min-width:55%}
+        body.kiosk .alerts{overflow:hidden}
+        .kiosk-bar .speech{display:inline-flex;gap:.5rem}
+        .kiosk-bar a,.kiosk-bar button{white-space:nowrap}
+        .kiosk-bar button{font-size:inherit;min-height:64px;min-width:64px;border:3px solid #fff;background:#1a1a1a;color:#fff}
         @media (prefers-reduced-motion:no-preference){body.kiosk main{transition:opacity .2s}}
         @media (min-width:40rem){body{font-size:1.05rem}}
+
         """
 }

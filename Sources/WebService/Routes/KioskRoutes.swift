@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskConfiguration
 import ServiceLifecycle
 import StopPresentation
 import Synchronization
@@ -25,7 +26,8 @@ struct KioskRoutes {
                 loading: Message.loadingStop.text(lang), hint: Message.holdCodePrompt.text(lang),
                 planLabel: Message.webPlanTitle.text(lang),
                 unavailable: Message.webInformationUnavailable.text(lang),
-                reconnecting: Message.webReconnecting.text(lang))
+                reconnecting: Message.webReconnecting.text(lang),
+                speech: KioskPage.Speech(service.config.speech, language: lang))
             var response = Responses.html(service.pages.render(model, "kiosk"), cacheSeconds: nil)
             response.headers[.cacheControl] = "no-store"
             return response
@@ -46,6 +48,42 @@ struct KioskRoutes {
         var planLabel: String
         var unavailable: String
         var reconnecting: String
+        var speech: Speech
+
+        /// The `[speech]` settings the page's script follows: its button and keys say the board
+        /// (`/api/v1/stops/{id}/speech`) — again repeats, any other key interrupts — and two keys set the volume.
+        struct Speech {
+            var enabled: Bool
+            var autoSpeak: Bool
+            /// "start-end" in local minutes of the day (no auto-speak, volume capped), or empty.
+            var quietHours: String
+            /// The most the volume may be during quiet hours, in percent of the configured volume.
+            var quietVolumePercent: Int
+            var speakKey: String
+            var moreKey: String
+            var volumeDownKey: String
+            var volumeUpKey: String
+            /// Volume change per key press, as a fraction of full volume in percent.
+            var volumeStep: Int
+            var speakLabel: String
+            var volumeDownLabel: String
+            var volumeUpLabel: String
+
+            init(_ settings: SpeechSettings, language: Language) {
+                enabled = settings.enabled
+                autoSpeak = settings.autoSpeak
+                quietHours = settings.quietHours.map { "\($0.start)-\($0.end)" } ?? ""
+                quietVolumePercent = min(100, settings.quietVolume * 100 / max(1, settings.volume))
+                speakKey = "F\(settings.speakKey)"
+                moreKey = "F\(settings.moreKey)"
+                volumeDownKey = "F\(settings.volumeDownKey)"
+                volumeUpKey = "F\(settings.volumeUpKey)"
+                volumeStep = settings.volumeStep
+                speakLabel = Message.webSpeak.text(language)
+                volumeDownLabel = Message.webVolumeDown.text(language)
+                volumeUpLabel = Message.webVolumeUp.text(language)
+            }
+        }
     }
 
     struct Prompt {

@@ -34,7 +34,10 @@ enum Responses {
     }
 
     static func body(_ text: String, contentType: String, cacheSeconds: Int?) -> Response {
-        let buffer = ByteBuffer(string: text)
+        body(ByteBuffer(string: text), contentType: contentType, cacheSeconds: cacheSeconds)
+    }
+
+    static func body(_ buffer: ByteBuffer, contentType: String, cacheSeconds: Int?) -> Response {
         var headers: HTTPFields = [.contentType: contentType]
         headers[.eTag] = ETag.of(buffer.readableBytesView)
         if let cacheSeconds, cacheSeconds > 0 {
@@ -53,4 +56,20 @@ enum StopLinks {
         "/s/" + PercentEncoding.encode(StopKeyKind.labelValue(code: stop.code, id: stop.id))
     }
     static func api(_ stop: StopInfo) -> String { "/api/v1/stops/" + PercentEncoding.encode(stop.id) }
+
+    /// The line diagram of one direction of `route`, `stop` highlighted.
+    static func diagram(route: RouteInfo, direction: Int?, stop: StopInfo, language: Language) -> String {
+        "/api/v1/routes/\(PercentEncoding.encode(route.id))/diagram.svg?"
+            + (direction.map { "direction=\($0)&" } ?? "")
+            + "stop=\(PercentEncoding.encode(stop.id))&lang=\(language.rawValue)"
+    }
+
+    /// The journey map of option `option` (from 1) of `plan`, asked for with the plan's own stops and instant so
+    /// that it draws the option the page lists.
+    static func journeyMap(_ plan: JourneyPlan, option: Int, language: Language) -> String {
+        let zone = TimeZone(identifier: plan.timeZone) ?? .current
+        let at = String(LocalTime.iso8601(plan.at, in: zone).prefix(16))
+        return "/api/v1/plan/map.svg?from=\(PercentEncoding.encode(plan.from.id))&to=\(PercentEncoding.encode(plan.to.id))"
+            + "&at=\(PercentEncoding.encode(at))&max_transfers=\(plan.maxTransfers)&option=\(option)&lang=\(language.rawValue)"
+    }
 }

@@ -13,6 +13,7 @@ import json
 import sys
 import urllib.error
 import urllib.request
+from xml.etree import ElementTree
 
 from openapi_schema_validator import OAS31Validator
 from openapi_spec_validator import validate
@@ -38,7 +39,33 @@ REQUESTS = [
     ("/api/v1/resolve", "/api/v1/resolve", {}, 400),
     ("/api/v1/feed", "/api/v1/feed", {}, 200),
     ("/api/v1/openapi.json", "/api/v1/openapi.json", {}, 200),
+    ("/api/v1/stops/{id}/speech", "/api/v1/stops/1091/speech?at=2026-11-25T08:00&lang=en", {}, 200),
+    ("/api/v1/stops/{id}/speech", "/api/v1/stops/1091/speech?at=2026-11-25T08:00&detail=full", {}, 200),
+    ("/api/v1/stops/{id}/speech", "/api/v1/stops/1091/speech?detail=everything", {}, 400),
+    ("/api/v1/stops/{id}/speech", "/api/v1/stops/1019/speech", {}, 404),
+    ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg?lang=en", {}, 200),
+    ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg?radius=5", {}, 400),
+    ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1019/map.svg", {}, 404),
+    ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg", "ETAG", 304),
+    ("/api/v1/routes/{id}/diagram.svg", "/api/v1/routes/L1/diagram.svg?stop=1091", {}, 200),
+    ("/api/v1/routes/{id}/diagram.svg", "/api/v1/routes/L1/diagram.svg?direction=2", {}, 400),
+    ("/api/v1/routes/{id}/diagram.svg", "/api/v1/routes/NO-SUCH-ROUTE/diagram.svg", {}, 404),
+    ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00", {}, 200),
+    ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091", {}, 400),
+    ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00&option=20", {}, 404),
 ]
+
+# What a body of each non-JSON media type must be: a WAV's RIFF header, an SVG document that parses as XML.
+def check_binary(media, body):
+    if media == "audio/wav":
+        return None if body[:4] == b"RIFF" and body[8:12] == b"WAVE" and len(body) > 44 else "not a WAV file"
+    if media == "image/svg+xml":
+        try:
+            root = ElementTree.fromstring(body)
+        except ElementTree.ParseError as error:
+            return f"not well-formed XML: {error}"
+        return None if root.tag.endswith("svg") else f"root element is {root.tag}, not svg"
+    return f"no check for {media}"
 
 
 def fetch(base, target, headers):
@@ -89,6 +116,11 @@ def main():
         media = response_headers.get("Content-Type", "").split(";")[0].strip()
         if media not in content:
             failures.append(f"{where}: Content-Type {media} is not documented ({', '.join(content)})")
+            continue
+        if not media.endswith("json"):
+            problem = check_binary(media, body)
+            if problem:
+                failures.append(f"{where}: {problem}")
             continue
         schema = dict(content[media]["schema"])
         schema["components"] = document["components"]
