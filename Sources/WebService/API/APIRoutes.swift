@@ -49,12 +49,13 @@ struct APIRoutes {
         let nearby = try query.int("nearby", in: 0...5000) ?? service.config.nearbyRadiusMeters
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
-        return try service.sharedNow(request, key: "api", database: database, at: at) {
+        let stopValue = context.parameters.get("id") ?? ""
+        return try service.sharedNow(request, key: "api", database: database, at: at) { [service] instant in
             do {
-                let stop = try service.pathStop(context, in: database)
+                let stop = try service.pathStop(stopValue, in: database)
                 let view = try service.stopView(
-                    database, for: stop, at: at.date, window: window, nearby: nearby, language: lang)
-                return Responses.json(
+                    database, for: stop, at: instant, window: window, nearby: nearby, language: lang)
+                return Answers.json(
                     try StopViewJSON.render(view) + "\n",
                     cacheSeconds: service.config.server.cacheSeconds)
             } catch let error as LookupError {
@@ -289,7 +290,11 @@ struct APIRoutes {
 extension WebService {
     /// The stop `{id}` in the path names (an ID or code, percent-decoded); 400 for a malformed escape.
     func pathStop(_ context: WebRequestContext, in database: RouteDatabase) throws -> ResolvedStop {
-        guard let value = QueryParameters.percentDecode(context.parameters.get("id") ?? "") else {
+        try pathStop(context.parameters.get("id") ?? "", in: database)
+    }
+
+    func pathStop(_ raw: String, in database: RouteDatabase) throws -> ResolvedStop {
+        guard let value = QueryParameters.percentDecode(raw) else {
             throw Problem.badRequest("the stop in the path has a malformed percent-encoding")
         }
         return try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(value)))

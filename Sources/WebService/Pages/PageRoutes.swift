@@ -199,15 +199,18 @@ struct PageRoutes {
         return try service.sharedNow(
             request, key: "page " + lang.rawValue, database: database, at: at,
             hit: { service.metrics.recordScan(status: ScanStatus.stop.rawValue, source: "page") }
-        ) {
-            try renderStopPage(request, query: query, raw: raw, language: lang, database: database, at: at.date)
+        ) { [self] instant in
+            // A page rendered ahead for the next minute is no one's scan: only the request's own render counts.
+            try renderStopPage(
+                request, query: query, raw: raw, language: lang, database: database, at: instant,
+                countScan: instant == at.date)
         }
     }
 
     private func renderStopPage(
         _ request: Request, query: QueryParameters, raw: String, language lang: Language, database: RouteDatabase,
-        at: Date
-    ) throws -> Response {
+        at: Date, countScan: Bool
+    ) throws -> Answer {
         let template: StopURLTemplate
         let resolver: ScanResolver
         do {
@@ -224,18 +227,18 @@ struct PageRoutes {
             payload += (payload.contains("?") ? "&" : "?") + "k=\(key)&s=\(query["s"] ?? "")"
         }
         let outcome = resolver.resolve(payload)
-        service.metrics.recordScan(status: outcome.status.rawValue, source: "page")
+        if countScan { service.metrics.recordScan(status: outcome.status.rawValue, source: "page") }
         let frame = { (title: String) in
             PageRenderer.Frame(
                 language: lang, title: title, path: request.uri.path,
                 query: [("k", query["k"]), ("s", query["s"])].compactMap { pair in pair.1.map { (pair.0, $0) } },
                 feedTag: feedTag(database))
         }
-        let warning = { (status: HTTPResponse.Status, heading: Message, detail: Message?, search: Bool) -> Response in
+        let warning = { (status: HTTPResponse.Status, heading: Message, detail: Message?, search: Bool) -> Answer in
             let page = MessagePage(
                 page: frame(heading.text(lang)), kind: search ? "notice" : "warning", heading: heading.text(lang),
                 detail: detail?.text(lang), showSearch: search, backHome: Message.webBackHome.text(lang))
-            return Responses.html(service.pages.render(page, "message"), cacheSeconds: nil, status: status)
+            return Answers.html(service.pages.render(page, "message"), cacheSeconds: nil, status: status)
         }
         switch outcome.status {
         case .forged:
@@ -263,7 +266,7 @@ struct PageRoutes {
             throw Problem.from(error)
         }
         let model = Self.stopModel(view, language: lang, frame: frame(view.stop.name))
-        return Responses.html(service.pages.render(model, "stop"), cacheSeconds: service.config.server.cacheSeconds)
+        return Answers.html(service.pages.render(model, "stop"), cacheSeconds: service.config.server.cacheSeconds)
     }
 
     static func stopModel(_ view: StopView, language lang: Language, frame: PageRenderer.Frame) -> StopPage {
@@ -289,7 +292,7 @@ struct PageRoutes {
             }
         }
         let api = StopLinks.api(view.stop)
-        let hasCoordinates = view.stop.coordinate ?? view.platforms.lazy.compactMap(\.coordinate).first != nil
+        let hasCoordinates = view.stop.coordinate != nil || view.platforms.contains { $0.coordinate != nil }
         return StopPage(
             page: frame, name: view.stop.name, code: view.stop.code, stopID: view.stop.id,
             facts: facts.isEmpty ? nil : facts.joined(separator: " · "),

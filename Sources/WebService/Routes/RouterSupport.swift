@@ -21,23 +21,28 @@ extension Router where Context == WebRequestContext {
     }
 }
 
-enum Responses {
-    /// A JSON answer with an `ETag` and, when `cacheSeconds` is set, a `Cache-Control` a proxy may honour.
-    static func json(_ text: String, cacheSeconds: Int?) -> Response {
-        body(text, contentType: "application/json; charset=utf-8", cacheSeconds: cacheSeconds)
+/// A whole answer in memory: what the handlers make, what `NowCache` keeps, and what becomes the `Response`.
+struct Answer: Sendable {
+    var status: HTTPResponse.Status = .ok
+    var headers: HTTPFields
+    var body: ByteBuffer
+
+    var response: Response { Response(status: status, headers: headers, body: .init(byteBuffer: body)) }
+}
+
+/// Answers with an `ETag` and, when `cacheSeconds` is set, a `Cache-Control` a proxy may honour.
+enum Answers {
+    static func json(_ text: String, cacheSeconds: Int?) -> Answer {
+        body(ByteBuffer(string: text), contentType: "application/json; charset=utf-8", cacheSeconds: cacheSeconds)
     }
 
-    static func html(_ text: String, cacheSeconds: Int?, status: HTTPResponse.Status = .ok) -> Response {
-        var response = body(text, contentType: "text/html; charset=utf-8", cacheSeconds: cacheSeconds)
-        response.status = status
-        return response
+    static func html(_ text: String, cacheSeconds: Int?, status: HTTPResponse.Status = .ok) -> Answer {
+        var answer = body(ByteBuffer(string: text), contentType: "text/html; charset=utf-8", cacheSeconds: cacheSeconds)
+        answer.status = status
+        return answer
     }
 
-    static func body(_ text: String, contentType: String, cacheSeconds: Int?) -> Response {
-        body(ByteBuffer(string: text), contentType: contentType, cacheSeconds: cacheSeconds)
-    }
-
-    static func body(_ buffer: ByteBuffer, contentType: String, cacheSeconds: Int?) -> Response {
+    static func body(_ buffer: ByteBuffer, contentType: String, cacheSeconds: Int?) -> Answer {
         var headers: HTTPFields = [.contentType: contentType]
         headers[.eTag] = ETag.of(buffer.readableBytesView)
         if let cacheSeconds, cacheSeconds > 0 {
@@ -46,9 +51,29 @@ enum Responses {
             headers[.cacheControl] = "no-cache"
         }
         headers[.vary] = "Accept-Language"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+        return Answer(headers: headers, body: buffer)
     }
 }
+
+/// The same, as the `Response` a handler returns.
+enum Responses {
+    static func json(_ text: String, cacheSeconds: Int?) -> Response {
+        Answers.json(text, cacheSeconds: cacheSeconds).response
+    }
+
+    static func html(_ text: String, cacheSeconds: Int?, status: HTTPResponse.Status = .ok) -> Response {
+        Answers.html(text, cacheSeconds: cacheSeconds, status: status).response
+    }
+
+    static func body(_ text: String, contentType: String, cacheSeconds: Int?) -> Response {
+        body(ByteBuffer(string: text), contentType: contentType, cacheSeconds: cacheSeconds)
+    }
+
+    static func body(_ buffer: ByteBuffer, contentType: String, cacheSeconds: Int?) -> Response {
+        Answers.body(buffer, contentType: contentType, cacheSeconds: cacheSeconds).response
+    }
+}
+
 
 /// Where a stop's phone page is: `/s/` and the value the labels print (its code, else its ID: the one URL rule).
 enum StopLinks {
