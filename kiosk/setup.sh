@@ -22,6 +22,7 @@ packages=(
   alsa-utils                      # aplay, which plays the kiosk's speech on the sound device
   sox                             # the speech tests read WAV duration and loudness with 'sox FILE -n stat'
   librsvg2-bin                    # rsvg-convert: the map tests rasterise their SVGs
+  wrk                             # HTTP load for 'kiosk-bench serve' (random stops through a Lua script)
 )
 
 missing=()

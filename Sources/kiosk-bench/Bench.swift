@@ -11,7 +11,7 @@ struct Bench: ParsableCommand {
         abstract: "Measure StopKiosk against its peers (release build).",
         subcommands: [
             ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self,
-            RealtimeBench.self, LiveBench.self, SpeechBench.self, MapsBench.self,
+            RealtimeBench.self, LiveBench.self, SpeechBench.self, MapsBench.self, ServeBench.self,
         ]
     )
 }
@@ -111,6 +111,11 @@ enum Measure {
                 "\(executable) \(arguments.prefix(4).joined(separator: " ")) failed (status \(run.status))")
         }
         return run
+    }
+
+    /// The `kiosk` program built beside this one (same configuration, same folder).
+    static func siblingKiosk() -> String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kiosk").path
     }
 
     static func which(_ name: String) -> String? {

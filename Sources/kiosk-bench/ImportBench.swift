@@ -52,9 +52,7 @@ struct ImportBench: ParsableCommand {
             )
         }
         // The memory figure that matters is the real command's, alone in its process.
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "kiosk"
-        ).path
+        let kiosk = Measure.siblingKiosk()
         let command =
             FileManager.default.isExecutableFile(atPath: kiosk)
             ? try Measure.runProcess(kiosk, ["import", feed, "--db", work.appendingPathComponent("cli.sqlite").path])

@@ -144,9 +144,7 @@ struct KioskBench: ParsableCommand {
     /// `kiosk run` on a camera (the fake V4L2 device, 1280×720 YUYV at 30 fps, through the real capture code)
     /// that sees an empty, noisy scene; the process's CPU over the run, less the fake camera's own producer thread.
     private func idleCPU(sample: String, work: URL) throws {
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "kiosk"
-        ).path
+        let kiosk = Measure.siblingKiosk()
         guard FileManager.default.isExecutableFile(atPath: kiosk) else {
             print("idle CPU skipped: build the kiosk product beside kiosk-bench (swift build -c release)")
             return

@@ -60,9 +60,7 @@ struct LookupBench: ParsableCommand {
 
     /// A whole `kiosk lookup` process (open, query, print) against the sqlite3 shell running just the departures query.
     private func coldComparison(routes: RouteDatabase, stopID: String) throws {
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "kiosk"
-        ).path
+        let kiosk = Measure.siblingKiosk()
         guard FileManager.default.isExecutableFile(atPath: kiosk) else {
             print("cold comparison skipped: build the kiosk product beside kiosk-bench (swift build -c release)")
             return

@@ -98,9 +98,7 @@ struct ScanBench: ParsableCommand {
         print(
             "\n== decode time per frame: ours against zbarimg \(zbarSymbologyArguments.joined(separator: " ")) on the same files =="
         )
-        let kiosk = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "kiosk"
-        ).path
+        let kiosk = Measure.siblingKiosk()
         let haveKiosk = FileManager.default.isExecutableFile(atPath: kiosk)
         var worst = (process: 0.0, batch: 0.0, direct: 0.0)
         for (width, height) in [(640, 480), (1280, 720)] {

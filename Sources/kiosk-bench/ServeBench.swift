@@ -1,0 +1,252 @@
+import ArgumentParser
+import Foundation
+import StopCodes
+import TransitModel
+import TransitStore
+
+/// `kiosk serve` under HTTP load (issue 13): wrk (Debian's, with Lua scripts that pick a random stop per request)
+/// on loopback against a release `kiosk serve` of the database, each route measured in the same run as the
+/// server's trivial `/health`; then the server's resident memory over a million requests.
+///
+/// The server's clock is started at 07:55 on the feed's busiest service day (`kiosk serve --at`), so the stop
+/// views are those of the morning peak. Requests without `at` are "now" answers, which the server shares within
+/// their minute; the run with a random `at` per request shows the cost of a view nobody asked for before.
+struct ServeBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract:
+            "kiosk serve under wrk: /api/v1/stops/{random} (≥ 50% of /health, p99 ≤ 20 ms), /s/{random code} (≥ 40%), RSS over a million requests."
+    )
+
+    @Option(help: "A route database made by 'kiosk import' (e.g. of vilnius.zip scaled ×3).")
+    var db: String
+
+    @Option(help: "Open connections.")
+    var connections = 64
+
+    @Option(help: "wrk threads (the server shares the machine with them).")
+    var threads = 2
+
+    @Option(help: "Seconds per measurement.")
+    var seconds = 10
+
+    @Option(help: "Timed runs of every route (after one warm-up).")
+    var runs = 3
+
+    @Option(help: "Requests in the memory soak (0: skip it).")
+    var requests = 1_000_000
+
+    @Option(help: "Random seed of the stop picks.")
+    var seed: UInt64 = 42
+
+    func run() throws {
+        guard let wrk = Measure.which("wrk") else { throw ValidationError("wrk is not installed (run kiosk/setup.sh)") }
+        let kiosk = Measure.siblingKiosk()
+        guard FileManager.default.isExecutableFile(atPath: kiosk) else {
+            throw ValidationError("build kiosk beside kiosk-bench: swift build -c release --product kiosk")
+        }
+        let routes = try RouteDatabase(path: db)
+        guard let date = routes.busiestServiceDate() else { throw ValidationError("\(db) has no service dates") }
+        let stopIDs = try routes.boardingStopIDs()
+        // The value each stop's label prints: its code, else its ID (the one URL rule).
+        let labelValues = try stopIDs.map { id in
+            StopKeyKind.labelValue(code: try routes.resolveStop(.id(id)).stop.code, id: id)
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-serve-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        var rng = SplitMix64(seed: seed)
+        let times = (0..<2000).map { _ in
+            let minute = 6 * 60 + Int(rng.next() % (14 * 60))
+            return "\(date)T\(minute / 60 < 10 ? "0" : "")\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
+        }
+        let scripts: [(name: String, paths: [String])] = [
+            ("/health", ["/health"]),
+            ("/api/v1/stops/{random}", stopIDs.map { "/api/v1/stops/" + PercentEncoding.encode($0) }),
+            ("/s/{random code}", labelValues.map { "/s/" + PercentEncoding.encode($0) }),
+            (
+                "/api/v1/stops/{random}?at={random}",
+                stopIDs.prefix(2000).enumerated().map {
+                    "/api/v1/stops/\(PercentEncoding.encode($0.element))?at=\(times[$0.offset % times.count])"
+                }
+            ),
+        ]
+        var scriptPaths: [String: String] = [:]
+        for (index, script) in scripts.enumerated() {
+            let path = work.appendingPathComponent("paths-\(index).lua").path
+            try Self.luaScript(paths: script.paths, seed: seed &+ UInt64(index)).write(
+                toFile: path, atomically: true, encoding: .utf8)
+            scriptPaths[script.name] = path
+        }
+        let server = try ServerProcess(
+            kiosk: kiosk, db: db, at: "\(date)T07:55", work: work)
+        defer { server.stop() }
+        print(
+            "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up"
+        )
+
+        var results: [String: [WrkResult]] = [:]
+        for run in 0...runs {
+            for script in scripts {
+                let result = try wrkRun(wrk, script: scriptPaths[script.name]!, base: server.base, seconds: seconds)
+                if run == 0 { continue }
+                results[script.name, default: []].append(result)
+                print(
+                    "  run \(run) \(script.name): \(String(format: "%.0f", result.requestsPerSecond)) req/s, p50 \(String(format: "%.2f", result.p50Milliseconds)) ms, p99 \(String(format: "%.2f", result.p99Milliseconds)) ms, errors \(result.errors)"
+                )
+            }
+        }
+        let health = results["/health"]!
+        print("serve, \(runs) runs (min / median):")
+        for script in scripts {
+            let rows = results[script.name]!
+            let ratios = zip(rows, health).map { $0.requestsPerSecond / $1.requestsPerSecond }
+            let target: String =
+                switch script.name {
+                case "/api/v1/stops/{random}": " (target ≥ 0.50, p99 ≤ 20 ms)"
+                case "/s/{random code}": " (target ≥ 0.40)"
+                default: ""
+                }
+            print(
+                "  \(script.name): \(Self.minMedian(rows.map(\.requestsPerSecond), "%.0f")) req/s, p99 \(Self.minMedian(rows.map(\.p99Milliseconds), "%.1f")) ms"
+                    + (script.name == "/health"
+                        ? "" : ", ratio to /health \(Self.minMedian(ratios, "%.2f"))\(target)")
+                    + ", errors \(rows.map(\.errors).reduce(0, +))")
+        }
+
+        guard requests > 0 else { return }
+        // Memory: after the runs above (warm), then over `requests` more stop views and pages, in bursts of at
+        // most 10 s, stopping at the count or after 30 bursts.
+        let mixed = work.appendingPathComponent("mixed.lua").path
+        try Self.luaScript(paths: scripts[1].paths + scripts[2].paths, seed: seed &+ 99).write(
+            toFile: mixed, atomically: true, encoding: .utf8)
+        let warm = server.residentMB()
+        var peak = warm, served = 0, bursts = 0
+        while served < requests && bursts < 30 {
+            let result = try wrkRun(wrk, script: mixed, base: server.base, seconds: 10)
+            served += result.requests
+            bursts += 1
+            peak = max(peak, server.residentMB())
+        }
+        let end = server.residentMB()
+        print(
+            "  memory: \(String(format: "%.1f", warm)) MB warm → \(String(format: "%.1f", end)) MB after \(served) more requests (peak \(String(format: "%.1f", peak)) MB): \(String(format: "%+.1f", (end / warm - 1) * 100))% (limits ≤ 250 MB, growth ≤ 10%)"
+        )
+    }
+
+    static func minMedian(_ values: [Double], _ format: String) -> String {
+        String(format: format, values.min() ?? .nan) + " / " + String(format: format, Measure.median(values))
+    }
+
+    /// A wrk script that asks for one of `paths` at random per request.
+    static func luaScript(paths: [String], seed: UInt64) -> String {
+        let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
+        return """
+            local paths = {
+            \(list)
+            }
+            math.randomseed(\(seed % 1_000_000_007))
+            request = function()
+              return wrk.format("GET", paths[math.random(#paths)])
+            end
+
+            """
+    }
+
+    struct WrkResult {
+        var requestsPerSecond: Double
+        var requests: Int
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        /// Socket errors and answers other than 2xx/3xx.
+        var errors: Int
+    }
+
+    func wrkRun(_ wrk: String, script: String, base: String, seconds: Int) throws -> WrkResult {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-wrk-\(getpid())").path
+        defer { unlink(output) }
+        let run = try Measure.spawn(
+            wrk,
+            ["-t\(threads)", "-c\(connections)", "-d\(seconds)s", "--timeout", "10s", "--latency", "-s", script, base],
+            stdoutPath: output)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard run.status == 0, let result = Self.parse(text) else {
+            throw ValidationError("wrk failed (status \(run.status)): \(text.prefix(500))")
+        }
+        return result
+    }
+
+    /// Reads wrk's `--latency` report.
+    static func parse(_ text: String) -> WrkResult? {
+        func number(after label: String) -> String? {
+            guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
+            return line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init)
+        }
+        func milliseconds(_ value: String?) -> Double? {
+            guard let value else { return nil }
+            for (unit, scale) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where value.hasSuffix(unit) {
+                return Double(value.dropLast(unit.count)).map { $0 * scale }
+            }
+            return nil
+        }
+        guard let rate = number(after: "Requests/sec:").flatMap(Double.init),
+            let p50 = milliseconds(number(after: " 50% ")), let p99 = milliseconds(number(after: " 99% ")),
+            let total = text.split(separator: "\n").first(where: { $0.contains("requests in") })?
+                .split(separator: " ").first.flatMap({ Int($0) })
+        else { return nil }
+        var errors = Int(number(after: "Non-2xx or 3xx responses:") ?? "0") ?? 0
+        if let socket = text.split(separator: "\n").first(where: { $0.contains("Socket errors:") }) {
+            errors += socket.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.reduce(0, +)
+        }
+        return WrkResult(requestsPerSecond: rate, requests: total, p50Milliseconds: p50, p99Milliseconds: p99, errors: errors)
+    }
+}
+
+/// A release `kiosk serve` on a free loopback port, with an empty config (no `/etc` settings leak in) and its
+/// output in a file; stopped with SIGTERM.
+final class ServerProcess {
+    let process = Process()
+    let base: String
+
+    init(kiosk: String, db: String, at: String, work: URL) throws {
+        let config = work.appendingPathComponent("empty.toml")
+        try Data().write(to: config)
+        let log = work.appendingPathComponent("serve.log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw ValidationError("cannot create \(log.path)")
+        }
+        process.executableURL = URL(fileURLWithPath: kiosk)
+        process.arguments = ["serve", "--config", config.path, "--db", db, "--port", "0", "--at", at]
+        process.standardOutput = FileHandle(forWritingAtPath: log.path)
+        process.standardError = FileHandle(forWritingAtPath: log.path)
+        try process.run()
+        var found: String?
+        for _ in 0..<600 where found == nil && process.isRunning {
+            Thread.sleep(forTimeInterval: 0.1)
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            found = text.split(separator: "\n").first { $0.contains("listening on http://") }.map {
+                String($0[$0.range(of: "http://")!.lowerBound...])
+            }
+        }
+        guard let found else {
+            process.terminate()
+            throw ValidationError(
+                "kiosk serve did not start: \((try? String(contentsOf: log, encoding: .utf8))?.prefix(500) ?? "")")
+        }
+        base = found
+    }
+
+    /// The server's resident memory now (`VmRSS`), in MB.
+    func residentMB() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return (line?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? .nan) / 1024
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
