@@ -112,8 +112,22 @@ public enum Programs {
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        // The test runner's threads block most signals, and a spawned child inherits that mask: a tmux server
+        // started from them ignored SIGHUP and SIGTERM and outlived its test (kill-server could not end its pane).
+        // Children start as from a shell: nothing blocked, default handlers.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
         guard spawned == 0 else {
             try? FileManager.default.removeItem(at: directory)
             throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
