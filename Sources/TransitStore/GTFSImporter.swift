@@ -296,9 +296,12 @@ struct ImportSession {
     /// Streams one file, calling `body` for each data row with the file's header; returns the number of rows.
     /// A NUL byte anywhere is refused (with the column); bytes that are not UTF-8 are replaced by U+FFFD and
     /// counted as a warning naming the file and line.
+    /// `again`: a second reading of a file already read (the feed's hash, the bytes read and the UTF-8 warnings
+    /// counted it the first time).
     @discardableResult
     func forEachRow(
-        _ file: String, _ prepare: (TableHeader) throws -> Void, _ body: (GTFSRow) throws -> Void
+        _ file: String, again: Bool = false, _ prepare: (TableHeader) throws -> Void,
+        _ body: (GTFSRow) throws -> Void
     ) throws -> Int {
         let started = DispatchTime.now().uptimeNanoseconds
         var rows = 0
@@ -306,10 +309,10 @@ struct ImportSession {
         var parser = CSVStreamParser(maximumRecordBytes: maximumRecordBytes)
         var header: TableHeader?
         let tally = reading
-        tally.hasher.update(data: Array("\(file)\n".utf8))
-        let progress = self.progress
+        if !again { tally.hasher.update(data: Array("\(file)\n".utf8)) }
+        let progress = again ? nil : self.progress
         func handle(_ record: CSVRecord) throws {
-            if record.repairedInvalidUTF8 {
+            if record.repairedInvalidUTF8 && !again {
                 tally.warnings.add(
                     "\(file): bytes that are not UTF-8 (replaced by U+FFFD; save the file as UTF-8)",
                     at: "\(file):\(record.line)")
@@ -331,9 +334,9 @@ struct ImportSession {
         }
         do {
             try source.stream(file) { chunk in
-                tally.hasher.update(bufferPointer: chunk)
+                if !again { tally.hasher.update(bufferPointer: chunk) }
                 try parser.consume(chunk, handle)
-                tally.bytesRead += Int64(chunk.count)
+                if !again { tally.bytesRead += Int64(chunk.count) }
                 progress?(
                     ProgressUpdate(
                         stage: file, done: rows, unit: "rows", workDone: tally.bytesRead, workTotal: tally.bytesTotal))

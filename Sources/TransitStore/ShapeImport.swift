@@ -110,11 +110,176 @@ extension ImportSession {
     /// How far a simplified shape may stray from the feed's points: about what a screen can show.
     static let shapeToleranceMeters = 1.0
 
-    /// Reads shapes.txt into `shapes`, one row per shape: the points sorted by shape_pt_sequence (feeds need not
-    /// group or order their rows), simplified and delta-encoded. Rows are staged in a temporary table keyed by
-    /// (shape, sequence), so memory stays bounded by one shape's points whatever the file's size; only shapes
-    /// that some trip uses are kept.
+    /// Reads shapes.txt into `shapes`, one row per shape some trip uses: its points in shape_pt_sequence order,
+    /// simplified and delta-encoded, with memory bounded by one shape's points whatever the file's size. Feeds
+    /// almost always list each shape's points together and in order: those are stored as they stream by. A file
+    /// that does not (a shape's rows apart, a sequence that does not increase, a repeated point) is read again
+    /// through a temporary table keyed by (shape, sequence), which puts the rows in order.
     mutating func importShapes(_ db: Database) throws {
+        let before = (warnings: warnings, repairs: repairs)
+        if try importOrderedShapes(db) { return }
+        warnings = before.warnings
+        repairs = before.repairs
+        try db.execute(sql: "DELETE FROM shapes")
+        try importShapesThroughStaging(db)
+    }
+
+    /// The columns of shapes.txt this import reads.
+    private struct ShapeColumns {
+        var id = -1, lat = -1, lon = -1, sequence = -1, dist = -1
+
+        init() {}
+
+        init(_ h: TableHeader) throws {
+            (id, lat, lon, sequence, dist) = (
+                try h.required("shape_id"), try h.required("shape_pt_lat"), try h.required("shape_pt_lon"),
+                try h.required("shape_pt_sequence"), h.optional("shape_dist_traveled")
+            )
+        }
+    }
+
+    /// Shape IDs as small keys: 1, 2, … for the shapes some trip uses, 0 for the others (read, checked, skipped).
+    private struct ShapeKeys {
+        var keys: [String: Int] = [:]
+        var ids: [String] = [""]
+        var currentBytes: [UInt8] = []
+        var current = -1
+
+        /// The key of `row`'s shape; `isNew` when the row starts a shape not seen before.
+        mutating func key(
+            of row: GTFSRow, column: Int, usedByTrips: (String) -> Bool
+        ) throws -> (key: Int, changed: Bool, isNew: Bool) {
+            let idBytes = row.bytes(column)
+            if current >= 0 && idBytes.elementsEqual(currentBytes) { return (current, false, false) }
+            if idBytes.isEmpty { throw row.invalid(column, "a non-empty value") }
+            let id = String(decoding: idBytes, as: UTF8.self)
+            currentBytes = Array(idBytes)
+            if let known = keys[id] {
+                current = known
+                return (known, true, false)
+            }
+            current = usedByTrips(id) ? ids.count : 0
+            keys[id] = current
+            if current > 0 { ids.append(id) }
+            return (current, true, true)
+        }
+    }
+
+    /// One point of shapes.txt, checked (every row, used or not: a broken file is refused whichever shapes the
+    /// trips name); nil when `lenient` drops it.
+    private mutating func shapePoint(
+        _ row: GTFSRow, _ c: ShapeColumns
+    ) throws -> (lat: Int, lon: Int, sequence: Int, dist: Double?)? {
+        do {
+            guard let lat = try row.double(c.lat), (-90...90).contains(lat) else {
+                throw row.invalid(c.lat, "a latitude between -90 and 90")
+            }
+            guard let lon = try row.double(c.lon), (-180...180).contains(lon) else {
+                throw row.invalid(c.lon, "a longitude between -180 and 180")
+            }
+            guard let sequence = try row.int(c.sequence), sequence >= 0 else {
+                throw row.invalid(c.sequence, "a non-negative whole number")
+            }
+            return (Int((lat * 1e6).rounded()), Int((lon * 1e6).rounded()), sequence, try row.double(c.dist))
+        } catch let error as ImportError where lenient {
+            repairs.add("shapes.txt: dropped a point without valid coordinates or sequence", at: "\(error)")
+            return nil
+        }
+    }
+
+    /// The points of the shape being read, in order, in microdegrees.
+    private struct ShapePoints {
+        var key = -1
+        var micro: [(lat: Int32, lon: Int32)] = []
+        var lastSequence = Int.min
+        var lastDist: Double?
+        var distWarned = false
+
+        mutating func start(_ key: Int) {
+            self.key = key
+            micro.removeAll(keepingCapacity: true)
+            lastSequence = .min
+            lastDist = nil
+            distWarned = false
+        }
+
+        /// Adds a point; true when it is the first whose shape_dist_traveled is below the previous one's.
+        mutating func append(lat: Int, lon: Int, dist: Double?) -> Bool {
+            micro.append((Int32(lat), Int32(lon)))
+            guard let dist else { return false }
+            defer { lastDist = dist }
+            if let last = lastDist, dist < last, !distWarned {
+                distWarned = true
+                return true
+            }
+            return false
+        }
+    }
+
+    private mutating func warnDistanceDecreases(line: Int, shape: String) {
+        warnings.add(
+            "shapes.txt: shape_dist_traveled decreases along a shape's sequence (the distances are not used)",
+            at: "shapes.txt:\(line) '\(ImportError.quoted(shape))'")
+    }
+
+    /// Simplifies and stores one shape (a warning instead for a shape of fewer than two points).
+    private mutating func store(_ points: ShapePoints, id: String, _ insert: BulkInsert) throws {
+        guard points.key > 0 else { return }
+        if points.micro.count < 2 {
+            warnings.add(
+                "shapes.txt: shape with fewer than two points (its trips are drawn stop to stop)",
+                at: "'\(ImportError.quoted(id))'")
+            return
+        }
+        let kept = LineSimplification.keptIndexes(
+            latitudes: points.micro.map { Double($0.lat) / 1e6 }, longitudes: points.micro.map { Double($0.lon) / 1e6 },
+            tolerance: ImportSession.shapeToleranceMeters)
+        let blob = ShapeCoding.encode(kept.map { points.micro[$0] })
+        insert.bind(1, points.key); insert.bind(2, id); insert.bind(3, kept.count); insert.bind(4, points.micro.count)
+        blob.withUnsafeBufferPointer { insert.bind(5, blob: $0) }
+        try insert.insert()
+    }
+
+    /// The streaming reading: true when every used shape's rows came together and in increasing sequence. Once
+    /// they do not, the rest of the file is only read (the feed's hash covers all of it) for the second reading.
+    private mutating func importOrderedShapes(_ db: Database) throws -> Bool {
+        let insert = try BulkInsert(db, "INSERT INTO shapes VALUES (?, ?, ?, ?, ?)")
+        var c = ShapeColumns()
+        var shapes = ShapeKeys()
+        var points = ShapePoints()
+        var ordered = true
+        let used = tripShapeIDs
+        try forEachRow("shapes.txt", { c = try ShapeColumns($0) }) { row in
+            guard ordered else { return }
+            let shape = try shapes.key(of: row, column: c.id) { used.contains($0) }
+            if shape.changed {
+                // A used shape seen before, further up: the file is not grouped by shape.
+                guard shape.isNew || shape.key == 0 else {
+                    ordered = false
+                    return
+                }
+                try store(points, id: shapes.ids[max(points.key, 0)], insert)
+                points.start(shape.key)
+            }
+            guard let point = try shapePoint(row, c), shape.key > 0 else { return }
+            guard point.sequence > points.lastSequence else {
+                ordered = false
+                return
+            }
+            points.lastSequence = point.sequence
+            if points.append(lat: point.lat, lon: point.lon, dist: point.dist) {
+                warnDistanceDecreases(line: row.line, shape: shapes.ids[shape.key])
+            }
+        }
+        guard ordered else { return false }
+        report("simplifying shapes")
+        try store(points, id: shapes.ids[max(points.key, 0)], insert)
+        return true
+    }
+
+    /// The reading for files in any order: every used point staged in a temporary table keyed by (shape,
+    /// sequence), then read back in order shape by shape.
+    private mutating func importShapesThroughStaging(_ db: Database) throws {
         // The staging table's pages: enough cache that rows arriving in any order are sorted without thrashing
         // the temporary file, and a fixed bound whatever the file's size.
         try db.execute(sql: "PRAGMA temp.cache_size = -32768")
@@ -126,62 +291,20 @@ extension ImportSession {
                 """)
         defer { try? db.execute(sql: "DROP TABLE temp.shape_staging") }
         let stage = try BulkInsert(db, "INSERT INTO temp.shape_staging VALUES (?, ?, ?, ?, ?, ?)")
-        var c = (id: -1, lat: -1, lon: -1, sequence: -1, dist: -1)
-        var shapeKeys: [String: Int] = [:]
-        var shapeIDs: [String] = [""]
-        var currentBytes: [UInt8] = []
-        var currentKey = -1  // 0: a shape no trip uses (skipped)
-        try forEachRow(
-            "shapes.txt",
-            { h in
-                c = (
-                    try h.required("shape_id"), try h.required("shape_pt_lat"), try h.required("shape_pt_lon"),
-                    try h.required("shape_pt_sequence"), h.optional("shape_dist_traveled")
-                )
-            }
-        ) { row in
-            let idBytes = row.bytes(c.id)
-            if currentKey < 0 || !idBytes.elementsEqual(currentBytes) {
-                if idBytes.isEmpty { throw row.invalid(c.id, "a non-empty value") }
-                let id = String(decoding: idBytes, as: UTF8.self)
-                if let known = shapeKeys[id] {
-                    currentKey = known
-                } else if tripShapeIDs.contains(id) {
-                    currentKey = shapeIDs.count
-                    shapeKeys[id] = currentKey
-                    shapeIDs.append(id)
-                } else {
-                    currentKey = 0
-                    shapeKeys[id] = 0
-                }
-                currentBytes = Array(idBytes)
-            }
-            // Every row is checked, used or not: a broken file is refused whichever shapes the trips name.
-            let point: (lat: Double, lon: Double, sequence: Int, dist: Double?)
-            do {
-                guard let lat = try row.double(c.lat), (-90...90).contains(lat) else {
-                    throw row.invalid(c.lat, "a latitude between -90 and 90")
-                }
-                guard let lon = try row.double(c.lon), (-180...180).contains(lon) else {
-                    throw row.invalid(c.lon, "a longitude between -180 and 180")
-                }
-                guard let sequence = try row.int(c.sequence), sequence >= 0 else {
-                    throw row.invalid(c.sequence, "a non-negative whole number")
-                }
-                point = (lat, lon, sequence, try row.double(c.dist))
-            } catch let error as ImportError where lenient {
-                repairs.add("shapes.txt: dropped a point without valid coordinates or sequence", at: "\(error)")
-                return
-            }
-            guard currentKey > 0 else { return }
-            stage.bind(1, currentKey); stage.bind(2, point.sequence)
-            stage.bind(3, Int((point.lat * 1e6).rounded())); stage.bind(4, Int((point.lon * 1e6).rounded()))
+        var c = ShapeColumns()
+        var shapes = ShapeKeys()
+        let used = tripShapeIDs
+        try forEachRow("shapes.txt", again: true, { c = try ShapeColumns($0) }) { row in
+            let shape = try shapes.key(of: row, column: c.id) { used.contains($0) }
+            guard let point = try shapePoint(row, c), shape.key > 0 else { return }
+            stage.bind(1, shape.key); stage.bind(2, point.sequence)
+            stage.bind(3, point.lat); stage.bind(4, point.lon)
             stage.bind(5, point.dist); stage.bind(6, row.line)
             guard try stage.run() else {
                 let first = try Int.fetchOne(
                     db, sql: "SELECT line FROM temp.shape_staging WHERE shape_key = ? AND seq = ?",
-                    arguments: [currentKey, point.sequence])
-                let value = "\(shapeIDs[currentKey]) \(point.sequence)"
+                    arguments: [shape.key, point.sequence])
+                let value = "\(shapes.ids[shape.key]) \(point.sequence)"
                 guard lenient else {
                     throw ImportError.duplicateKey(
                         file: "shapes.txt", line: row.line, key: "shape_id and shape_pt_sequence", value: value,
@@ -194,60 +317,21 @@ extension ImportSession {
             }
         }
         report("simplifying shapes")
-        try writeShapes(db, ids: shapeIDs)
-    }
-
-    /// Reads the staged points shape by shape in sequence order, simplifies and stores each shape.
-    private mutating func writeShapes(_ db: Database, ids: [String]) throws {
         let insert = try BulkInsert(db, "INSERT INTO shapes VALUES (?, ?, ?, ?, ?)")
-        var key = -1
-        var latitudes: [Double] = [], longitudes: [Double] = []
-        var micro: [(lat: Int32, lon: Int32)] = []
-        var lastDist: Double? = nil
-        var distWarned = false
-        func flush(_ session: inout ImportSession) throws {
-            guard key > 0 else { return }
-            if micro.count < 2 {
-                session.warnings.add(
-                    "shapes.txt: shape with fewer than two points (its trips are drawn stop to stop)",
-                    at: "'\(ImportError.quoted(ids[key]))'")
-                return
-            }
-            let kept = LineSimplification.keptIndexes(
-                latitudes: latitudes, longitudes: longitudes, tolerance: ImportSession.shapeToleranceMeters)
-            let blob = ShapeCoding.encode(kept.map { micro[$0] })
-            insert.bind(1, key); insert.bind(2, ids[key]); insert.bind(3, kept.count); insert.bind(4, micro.count)
-            blob.withUnsafeBufferPointer { insert.bind(5, blob: $0) }
-            try insert.insert()
-        }
+        var points = ShapePoints()
         let cursor = try Row.fetchCursor(
             db, sql: "SELECT shape_key, lat, lon, dist, line FROM temp.shape_staging ORDER BY shape_key, seq")
         while let row = try cursor.next() {
-            let rowKey: Int = row[0]
-            if rowKey != key {
-                try flush(&self)
-                key = rowKey
-                latitudes.removeAll(keepingCapacity: true)
-                longitudes.removeAll(keepingCapacity: true)
-                micro.removeAll(keepingCapacity: true)
-                lastDist = nil
-                distWarned = false
+            let key: Int = row[0]
+            if key != points.key {
+                try store(points, id: shapes.ids[max(points.key, 0)], insert)
+                points.start(key)
             }
-            let lat: Int = row[1], lon: Int = row[2]
-            micro.append((Int32(lat), Int32(lon)))
-            latitudes.append(Double(lat) / 1e6)
-            longitudes.append(Double(lon) / 1e6)
-            if let dist: Double = row[3] {
-                if let last = lastDist, dist < last, !distWarned {
-                    distWarned = true
-                    warnings.add(
-                        "shapes.txt: shape_dist_traveled decreases along a shape's sequence (the distances are not used)",
-                        at: "shapes.txt:\(row[4] as Int) '\(ImportError.quoted(ids[key]))'")
-                }
-                lastDist = dist
+            if points.append(lat: row[1], lon: row[2], dist: row[3]) {
+                warnDistanceDecreases(line: row[4], shape: shapes.ids[key])
             }
         }
-        try flush(&self)
+        try store(points, id: shapes.ids[max(points.key, 0)], insert)
     }
 
     /// After shapes: trips that name a shape the feed does not have are drawn stop to stop, and say so.

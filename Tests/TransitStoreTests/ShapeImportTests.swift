@@ -66,6 +66,41 @@ import Testing
         #expect(summary.warnings.kinds.contains { $0.message.hasPrefix("trips.txt: shape_id not in shapes.txt") })
     }
 
+    /// The same points grouped and in order are stored as they stream by; out of order, through the staging table:
+    /// the same shapes either way, the feed's hash over the whole file, no warning counted twice.
+    @Test func orderedAndUnorderedFilesGiveTheSameShapes() throws {
+        let ordered = """
+            shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled
+            UNUSED,1.0,1.0,1,
+            SH,-0.2000,-78.5000,0,5
+            SH,-0.2000,-78.5000,10,4
+            SH,-0.2100,-78.5000,20,
+            SH,-0.2150,-78.5000,25,
+            SH,-0.2200,-78.5000,30,
+            SH,-0.2200,-78.4900,40,
+            UNUSED,1.1,1.0,2,
+
+            """
+        let unordered = ordered.replacingOccurrences(
+            of: "SH,-0.2200,-78.5000,30,\n", with: "").replacingOccurrences(
+                of: "UNUSED,1.1,1.0,2,\n", with: "UNUSED,1.1,1.0,2,\nSH,-0.2200,-78.5000,30,\n")
+        func stored(_ shapes: String) throws -> (Data, ImportSummary) {
+            let (summary, queue) = try importFeed(["shapes.txt": shapes])
+            let blob = try queue.read { try Data.fetchOne($0, sql: "SELECT points FROM shapes WHERE shape_id = 'SH'") }
+            return (try #require(blob), summary)
+        }
+        let (first, orderedSummary) = try stored(ordered)
+        let (second, unorderedSummary) = try stored(unordered)
+        #expect(first == second)
+        for summary in [orderedSummary, unorderedSummary] {
+            let decreasing = summary.warnings.kinds.filter { $0.message.contains("shape_dist_traveled decreases") }
+            #expect(decreasing.map(\.count) == [1], "\(summary.warnings.kinds)")
+        }
+        // The last row, read after the file turned out unordered, still counts in the feed's hash.
+        let (_, changedLast) = try stored(unordered.replacingOccurrences(of: "-78.5000,30,", with: "-78.5001,30,"))
+        #expect(changedLast.feedHash != unorderedSummary.feedHash)
+    }
+
     @Test func encodingRoundTripsMicrodegrees() {
         let points: [(lat: Int32, lon: Int32)] = [
             (0, 0), (-90_000_000, 180_000_000), (89_999_999, -179_999_999), (1, -1),
