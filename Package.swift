@@ -181,7 +181,8 @@ let package = Package(
             name: "kiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "SampleData", "StopPresentation", "KioskConfiguration",
-                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime", "Speech",
+                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime",
+                "Speech",
                 "WebService",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

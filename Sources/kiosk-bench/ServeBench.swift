@@ -185,7 +185,8 @@ struct ServeBench: ParsableCommand {
         }
         func milliseconds(_ value: String?) -> Double? {
             guard let value else { return nil }
-            for (unit, scale) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where value.hasSuffix(unit) {
+            for (unit, scale) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)]
+            where value.hasSuffix(unit) {
                 return Double(value.dropLast(unit.count)).map { $0 * scale }
             }
             return nil
@@ -199,7 +200,8 @@ struct ServeBench: ParsableCommand {
         if let socket = text.split(separator: "\n").first(where: { $0.contains("Socket errors:") }) {
             errors += socket.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.reduce(0, +)
         }
-        return WrkResult(requestsPerSecond: rate, requests: total, p50Milliseconds: p50, p99Milliseconds: p99, errors: errors)
+        return WrkResult(
+            requestsPerSecond: rate, requests: total, p50Milliseconds: p50, p99Milliseconds: p99, errors: errors)
     }
 }
 

@@ -45,21 +45,9 @@ struct ImportCommand: ParsableCommand {
                 printError("kiosk import: peak resident memory \(peak / 1024) MB")
             }
         }
-        let progress = progressOption.line()
         do {
-            var importer = GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient)
-            if progress.isActive { importer.progress = { progress.update($0) } }
-            let summary: ImportSummary
-            do {
-                summary = try importer.run()
-            } catch {
-                progress.finish()
-                throw error
-            }
-            progress.finish(
-                ProgressUpdate(
-                    stage: "done", done: summary.counts.reduce(0) { $0 + $1.rows }, unit: "rows", workDone: 1,
-                    workTotal: 1))
+            let summary = try Self.importShowingProgress(
+                GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient), on: progressOption.line())
             print(ImportReport.text(summary))
         } catch let error as ImportError {
             printError("error: \(error)")
@@ -110,6 +98,26 @@ enum ImportReport {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ImportCommand {
+    /// Runs `importer`, its progress on `progress` (ended either way, with the rows imported on success).
+    static func importShowingProgress(_ importer: GTFSImporter, on progress: ProgressLine) throws -> ImportSummary {
+        var importer = importer
+        if progress.isActive { importer.progress = { progress.update($0) } }
+        let summary: ImportSummary
+        do {
+            summary = try importer.run()
+        } catch {
+            progress.finish()
+            throw error
+        }
+        progress.finish(
+            ProgressUpdate(
+                stage: "done", done: summary.counts.reduce(0) { $0 + $1.rows }, unit: "rows", workDone: 1, workTotal: 1)
+        )
+        return summary
     }
 }
 

@@ -107,19 +107,8 @@ struct UpdateCommand: ParsableCommand {
             return
         }
         do {
-            var importer = GTFSImporter(feedPath: download, databasePath: database)
-            if progress.isActive { importer.progress = { progress.update($0) } }
-            let summary: ImportSummary
-            do {
-                summary = try importer.run()
-            } catch {
-                progress.finish()
-                throw error
-            }
-            progress.finish(
-                ProgressUpdate(
-                    stage: "done", done: summary.counts.reduce(0) { $0 + $1.rows }, unit: "rows", workDone: 1,
-                    workTotal: 1))
+            let summary = try ImportCommand.importShowingProgress(
+                GTFSImporter(feedPath: download, databasePath: database), on: progress)
             print("Downloaded \(bytes) bytes from \(source)")
             print(ImportReport.text(summary))
         } catch let error as ImportError {

@@ -82,8 +82,9 @@ import Testing
 
             """
         let unordered = ordered.replacingOccurrences(
-            of: "SH,-0.2200,-78.5000,30,\n", with: "").replacingOccurrences(
-                of: "UNUSED,1.1,1.0,2,\n", with: "UNUSED,1.1,1.0,2,\nSH,-0.2200,-78.5000,30,\n")
+            of: "SH,-0.2200,-78.5000,30,\n", with: ""
+        ).replacingOccurrences(
+            of: "UNUSED,1.1,1.0,2,\n", with: "UNUSED,1.1,1.0,2,\nSH,-0.2200,-78.5000,30,\n")
         func stored(_ shapes: String) throws -> (Data, ImportSummary) {
             let (summary, queue) = try importFeed(["shapes.txt": shapes])
             let blob = try queue.read { try Data.fetchOne($0, sql: "SELECT points FROM shapes WHERE shape_id = 'SH'") }

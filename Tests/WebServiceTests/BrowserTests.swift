@@ -17,15 +17,9 @@ import Testing
             "Chromium and chromium-driver are not installed (kiosk/setup.sh installs them where Debian has them)"))
     func phonePageAndBrowserKiosk() throws {
         let python = try #require(Programs.which("python3"), "python3 is needed (kiosk/setup.sh installs it)")
-        let server = try Programs.startKiosk(["demo", "--web", "--port", "0", "--lang", "en"], mergeOutput: true)
+        let (server, base) = try TestSupport.startServer(
+            ["demo", "--web", "--port", "0", "--lang", "en"], limit: 300)
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
-        var base: String?
-        _ = server.waitForOutput(limit: 300) { output in
-            base = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
-                String($0[$0.range(of: "http://")!.lowerBound...])
-            }
-            return base != nil
-        }
         let url = try #require(base, "kiosk demo --web did not start: \(server.output)")
         let artefacts = Repository.root.appendingPathComponent(".build/artefacts/web").path
         let script = Repository.root.appendingPathComponent("kiosk/tests/web/browser_check.py").path

@@ -135,7 +135,8 @@ import FoundationXML
             #expect(embedded.contains("/api/v1/stops/MQ09A/map.svg?lang=en"))
             #expect(embedded.contains("/api/v1/stops/MQ09A/speech?lang=en"))
             #expect(embedded.contains { $0.hasPrefix("/api/v1/routes/MQ-L1/diagram.svg?direction=") })
-            #expect(embedded.contains { $0.hasPrefix("/api/v1/plan/map.svg?from=MQ09A&to=") && $0.contains("option=1") })
+            #expect(
+                embedded.contains { $0.hasPrefix("/api/v1/plan/map.svg?from=MQ09A&to=") && $0.contains("option=1") })
             for uri in Set(embedded) {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .ok, "\(uri): \(String(buffer: response.body).prefix(300))")

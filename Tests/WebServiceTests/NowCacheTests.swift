@@ -53,7 +53,8 @@ import TransitStore
             rendered.withLock { $0.append(date) }
             return Self.answer("for \(date.timeIntervalSince1970)")
         }
-        cache.keep(try! render(Date(timeIntervalSince1970: 6000)), for: "a", minute: 100, feedHash: "f1", render: render)
+        cache.keep(
+            try! render(Date(timeIntervalSince1970: 6000)), for: "a", minute: 100, feedHash: "f1", render: render)
         // 30 s before the end of the minute: too early.
         cache.renderAheadIfDue(now: Date(timeIntervalSince1970: 6030), minute: 100, feedHash: "f1") { true }
         cache.waitForRenderingAhead()
@@ -112,7 +113,8 @@ import TransitStore
             }
             #expect(service.nowCache.count == 3)
             try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(String(buffer: response.body).contains(#"stopkiosk_scans_total{status="stop",source="page"} 3"#))
+                #expect(
+                    String(buffer: response.body).contains(#"stopkiosk_scans_total{status="stop",source="page"} 3"#))
             }
         }
     }

@@ -9,16 +9,8 @@ import Testing
 @Suite struct OpenAPIContractTests {
     @Test func everyEndpointAnswersAsTheDocumentSays() throws {
         let python = try #require(Programs.which("python3"), "python3 is needed (kiosk/setup.sh installs it)")
-        let server = try Programs.startKiosk(
-            ["serve", "--port", "0", "--db", TestSupport.sampleDatabase], mergeOutput: true)
+        let (server, base) = try TestSupport.startServer(["serve", "--port", "0", "--db", TestSupport.sampleDatabase])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
-        var base: String?
-        _ = server.waitForOutput(limit: 120) { output in
-            base = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
-                String($0[$0.range(of: "http://")!.lowerBound...])
-            }
-            return base != nil
-        }
         let url = try #require(base, "kiosk serve did not start: \(server.output)")
         let script = Repository.root.appendingPathComponent("kiosk/tests/web/check_openapi.py").path
         let result = try Programs.run(python, [script, url], limit: 300)

@@ -10,15 +10,9 @@ import FoundationNetworking
 /// `kiosk serve` as a process: loopback by default, the access log, exit 0 on SIGTERM, bad settings refused.
 @Suite struct ServeCommandTests {
     @Test func servesOnLoopbackLogsAccessAndStopsOnSIGTERM() async throws {
-        let server = try Programs.startKiosk(
-            ["serve", "--port", "0", "--db", TestSupport.sampleDatabase], mergeOutput: true)
-        var address: String?
-        _ = server.waitForOutput(limit: 120) { output in
-            address = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
-                String($0[$0.range(of: "http://")!.lowerBound...])
-            }
-            return address != nil
-        }
+        let (server, address) = try TestSupport.startServer([
+            "serve", "--port", "0", "--db", TestSupport.sampleDatabase,
+        ])
         let base = try #require(address, "no 'listening on' line: \(server.output)")
         #expect(base.hasPrefix("http://127.0.0.1:"))
         let (data, response) = try await URLSession.shared.data(from: URL(string: base + "/health")!)
@@ -32,16 +26,9 @@ import FoundationNetworking
     }
 
     @Test func atStartsTheServersClockAtThatLocalTime() async throws {
-        let server = try Programs.startKiosk(
-            ["serve", "--port", "0", "--db", TestSupport.sampleDatabase, "--at", "2026-11-25T08:00"], mergeOutput: true)
+        let (server, address) = try TestSupport.startServer(
+            ["serve", "--port", "0", "--db", TestSupport.sampleDatabase, "--at", "2026-11-25T08:00"])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
-        var address: String?
-        _ = server.waitForOutput(limit: 120) { output in
-            address = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
-                String($0[$0.range(of: "http://")!.lowerBound...])
-            }
-            return address != nil
-        }
         let base = try #require(address, "no 'listening on' line: \(server.output)")
         let (data, _) = try await URLSession.shared.data(from: URL(string: base + "/api/v1/stops/1091")!)
         let view = try TestSupport.json(ByteBuffer(bytes: data))

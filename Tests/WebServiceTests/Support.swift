@@ -45,6 +45,20 @@ enum TestSupport {
         try await app.test(.router) { client in try await body(client) }
     }
 
+    /// Starts `kiosk` with `arguments` (a command that serves on port 0) and waits for its "listening on" line:
+    /// the process and the base URL it printed (nil when it did not start; its output says why).
+    static func startServer(_ arguments: [String], limit: Double = 120) throws -> (RunningProgram, String?) {
+        let server = try Programs.startKiosk(arguments, mergeOutput: true)
+        var base: String?
+        _ = server.waitForOutput(limit: limit) { output in
+            base = output.split(separator: "\n").first { $0.contains("listening on http://") }.map {
+                String($0[$0.range(of: "http://")!.lowerBound...])
+            }
+            return base != nil
+        }
+        return (server, base)
+    }
+
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))
         guard let dictionary = object as? [String: Any] else {

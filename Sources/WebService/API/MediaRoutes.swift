@@ -27,12 +27,13 @@ struct MediaRoutes {
         let query = try QueryParameters(request)
         let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
         let window = try query.int("window", in: 1...1440) ?? service.config.windowMinutes
-        let detail = try query["detail"].map { text in
-            guard let detail = SpeechDetail(rawValue: text) else {
-                throw Problem.badRequest("detail must be 'short' or 'full' (got '\(String(text.prefix(20)))')")
-            }
-            return detail
-        } ?? .short
+        let detail =
+            try query["detail"].map { text in
+                guard let detail = SpeechDetail(rawValue: text) else {
+                    throw Problem.badRequest("detail must be 'short' or 'full' (got '\(String(text.prefix(20)))')")
+                }
+                return detail
+            } ?? .short
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
         let text: String

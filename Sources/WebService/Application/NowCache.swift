@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Hummingbird
 @_spi(CustomByteBufferAllocator) import NIOCore
 import Synchronization
 import TransitStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Answers for "now", shared for the minute they are valid, and rendered ahead for the next minute.
 ///

@@ -74,7 +74,6 @@ enum Responses {
     }
 }
 
-
 /// Where a stop's phone page is: `/s/` and the value the labels print (its code, else its ID: the one URL rule).
 enum StopLinks {
     static func page(_ stop: StopInfo) -> String {
@@ -94,7 +93,8 @@ enum StopLinks {
     static func journeyMap(_ plan: JourneyPlan, option: Int, language: Language) -> String {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let at = String(LocalTime.iso8601(plan.at, in: zone).prefix(16))
-        return "/api/v1/plan/map.svg?from=\(PercentEncoding.encode(plan.from.id))&to=\(PercentEncoding.encode(plan.to.id))"
+        return
+            "/api/v1/plan/map.svg?from=\(PercentEncoding.encode(plan.from.id))&to=\(PercentEncoding.encode(plan.to.id))"
             + "&at=\(PercentEncoding.encode(at))&max_transfers=\(plan.maxTransfers)&option=\(option)&lang=\(language.rawValue)"
     }
 }
