@@ -119,6 +119,24 @@ import FoundationXML
         }
     }
 
+    /// A server asked for more speech than it can make at once refuses the excess with a problem, not a queue.
+    @Test func speechBeyondTheWaitingLimitIsRefused() async throws {
+        let databases = try LiveRouteDatabase(path: TestSupport.sampleDatabase, checkInterval: .zero)
+        let service = try WebService(
+            config: KioskConfig(), databases: databases, now: { TestSupport.morning }, speechWaitingLimit: 0)
+        try await TestSupport.withRouter(service) { client in
+            try await client.execute(uri: "/api/v1/stops/1091/speech", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                #expect(String(buffer: response.body).contains("ask again in a few seconds"))
+            }
+            // The map beside it is unaffected.
+            try await client.execute(uri: "/api/v1/stops/1091/map.svg", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
     /// Every picture and sound a page embeds answers, with the type the page expects.
     @Test func everyEmbeddedURLAnswers() async throws {
         try await TestSupport.withRouter(try TestSupport.service()) { client in

@@ -4,6 +4,7 @@ import KioskConfiguration
 import NIOCore
 import Speech
 import StopPresentation
+import Synchronization
 import TransitModel
 import TransitStore
 
@@ -50,7 +51,7 @@ struct MediaRoutes {
             language: lang, rate: service.config.speech.rate, volume: service.config.speech.volume)
         let wav: Data
         do {
-            wav = try await SpeechQueue.wav(for: text, settings: settings)
+            wav = try await service.speech.wav(for: text, settings: settings)
         } catch let error as SpeechError {
             throw Problem(status: .serviceUnavailable, title: "Speech unavailable", detail: error.description)
         }
@@ -131,13 +132,27 @@ struct MediaRoutes {
 }
 
 /// espeak-ng keeps global state behind one lock: syntheses run one at a time on this queue, off the server's
-/// cooperative threads, so a queue of speech requests never holds the threads that answer everything else.
-enum SpeechQueue {
-    private static let queue = DispatchQueue(label: "stopkiosk.web.speech", qos: .userInitiated)
+/// cooperative threads, so speech requests never hold the threads that answer everything else. At most
+/// `maxWaiting` wait their turn; more are refused at once (503) rather than queued without end.
+final class SpeechQueue: Sendable {
+    private let queue = DispatchQueue(label: "stopkiosk.web.speech", qos: .userInitiated)
+    private let waiting = Atomic<Int>(0)
+    let maxWaiting: Int
 
-    static func wav(for text: String, settings: VoiceSettings) async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try SpeechAudio.wav(for: text, settings: settings) }) }
+    init(maxWaiting: Int = 16) { self.maxWaiting = maxWaiting }
+
+    func wav(for text: String, settings: VoiceSettings) async throws -> Data {
+        guard waiting.add(1, ordering: .relaxed).newValue <= maxWaiting else {
+            waiting.subtract(1, ordering: .relaxed)
+            throw Problem(
+                status: .serviceUnavailable, title: "Speech busy",
+                detail: "\(maxWaiting) spoken answers are already being made; ask again in a few seconds")
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { [self] in
+                continuation.resume(with: Result { try SpeechAudio.wav(for: text, settings: settings) })
+                waiting.subtract(1, ordering: .relaxed)
+            }
         }
     }
 }

@@ -515,7 +515,7 @@ enum OpenAPIDocument {
               }
              },
              "503": {
-              "description": "Speech synthesis unavailable on this server (espeak-ng or its voice missing), or the timetable does not cover today",
+              "description": "Speech synthesis unavailable on this server (espeak-ng or its voice missing) or busy (16 answers already waiting: ask again in a few seconds), or the timetable does not cover today",
               "content": {
                "application/problem+json": {
                 "schema": {

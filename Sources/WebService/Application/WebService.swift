@@ -29,13 +29,16 @@ public final class WebService: Sendable {
     public let live: LiveFeedPolling?
     /// Stop views and stop pages for "now", shared within their minute.
     let nowCache = NowCache()
+    /// Where `/api/v1/stops/{id}/speech` is synthesised.
+    let speech: SpeechQueue
 
     public init(
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
         metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() },
-        live: LiveFeedPolling? = nil
+        live: LiveFeedPolling? = nil, speechWaitingLimit: Int = 16
     ) throws {
         self.live = live
+        self.speech = SpeechQueue(maxWaiting: speechWaitingLimit)
         self.config = config
         self.databases = databases
         self.logger = logger
