@@ -222,9 +222,11 @@ extension ImportSession {
             at: "shapes.txt:\(line) '\(ImportError.quoted(shape))'")
     }
 
-    /// Simplifies and stores one shape (a warning instead for a shape of fewer than two points).
-    private mutating func store(_ points: ShapePoints, id: String, _ insert: BulkInsert) throws {
+    /// Simplifies and stores one shape, named by its key in `ids` (a warning instead for a shape of fewer than two
+    /// points; nothing for none read yet or a shape no trip uses).
+    private mutating func store(_ points: ShapePoints, ids: [String], _ insert: BulkInsert) throws {
         guard points.key > 0 else { return }
+        let id = ids[points.key]
         if points.micro.count < 2 {
             warnings.add(
                 "shapes.txt: shape with fewer than two points (its trips are drawn stop to stop)",
@@ -258,7 +260,7 @@ extension ImportSession {
                     ordered = false
                     return
                 }
-                try store(points, id: shapes.ids[max(points.key, 0)], insert)
+                try store(points, ids: shapes.ids, insert)
                 points.start(shape.key)
             }
             guard let point = try shapePoint(row, c), shape.key > 0 else { return }
@@ -273,7 +275,7 @@ extension ImportSession {
         }
         guard ordered else { return false }
         report("simplifying shapes")
-        try store(points, id: shapes.ids[max(points.key, 0)], insert)
+        try store(points, ids: shapes.ids, insert)
         return true
     }
 
@@ -324,14 +326,14 @@ extension ImportSession {
         while let row = try cursor.next() {
             let key: Int = row[0]
             if key != points.key {
-                try store(points, id: shapes.ids[max(points.key, 0)], insert)
+                try store(points, ids: shapes.ids, insert)
                 points.start(key)
             }
             if points.append(lat: row[1], lon: row[2], dist: row[3]) {
                 warnDistanceDecreases(line: row[4], shape: shapes.ids[key])
             }
         }
-        try store(points, id: shapes.ids[max(points.key, 0)], insert)
+        try store(points, ids: shapes.ids, insert)
     }
 
     /// After shapes: trips that name a shape the feed does not have are drawn stop to stop, and say so.

@@ -57,19 +57,23 @@ struct ServeBench: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: work) }
 
         var rng = SplitMix64(seed: seed)
+        // Instants between 06:00 and 19:59 of that day, one per stop of the "random at" route.
         let times = (0..<2000).map { _ in
             let minute = 6 * 60 + Int(rng.next() % (14 * 60))
-            return "\(date)T\(minute / 60 < 10 ? "0" : "")\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
+            return "\(date)T" + String(format: "%02d:%02d", minute / 60, minute % 60)
         }
-        let scripts: [(name: String, paths: [String])] = [
-            ("/health", ["/health"]),
-            ("/api/v1/stops/{random}", stopIDs.map { "/api/v1/stops/" + PercentEncoding.encode($0) }),
-            ("/s/{random code}", labelValues.map { "/s/" + PercentEncoding.encode($0) }),
+        // Each route against /health (the first), with what the issue asks of it.
+        let scripts: [(name: String, paths: [String], target: String)] = [
+            ("/health", ["/health"], ""),
+            (
+                "/api/v1/stops/{random}", stopIDs.map { "/api/v1/stops/" + PercentEncoding.encode($0) },
+                " (target ≥ 0.50, p99 ≤ 20 ms)"
+            ),
+            ("/s/{random code}", labelValues.map { "/s/" + PercentEncoding.encode($0) }, " (target ≥ 0.40)"),
             (
                 "/api/v1/stops/{random}?at={random}",
-                stopIDs.prefix(2000).enumerated().map {
-                    "/api/v1/stops/\(PercentEncoding.encode($0.element))?at=\(times[$0.offset % times.count])"
-                }
+                zip(stopIDs.prefix(times.count), times).map { "/api/v1/stops/\(PercentEncoding.encode($0))?at=\($1)" },
+                ""
             ),
         ]
         var scriptPaths: [String: String] = [:]
@@ -102,16 +106,10 @@ struct ServeBench: ParsableCommand {
         for script in scripts {
             let rows = results[script.name]!
             let ratios = zip(rows, health).map { $0.requestsPerSecond / $1.requestsPerSecond }
-            let target: String =
-                switch script.name {
-                case "/api/v1/stops/{random}": " (target ≥ 0.50, p99 ≤ 20 ms)"
-                case "/s/{random code}": " (target ≥ 0.40)"
-                default: ""
-                }
             print(
                 "  \(script.name): \(Self.minMedian(rows.map(\.requestsPerSecond), "%.0f")) req/s, p99 \(Self.minMedian(rows.map(\.p99Milliseconds), "%.1f")) ms"
                     + (script.name == "/health"
-                        ? "" : ", ratio to /health \(Self.minMedian(ratios, "%.2f"))\(target)")
+                        ? "" : ", ratio to /health \(Self.minMedian(ratios, "%.2f"))\(script.target)")
                     + ", errors \(rows.map(\.errors).reduce(0, +))")
         }
 

@@ -58,6 +58,10 @@ import FoundationXML
             try await client.execute(uri: "/api/v1/routes/L1/diagram.svg?direction=2", method: .get) { response in
                 #expect(response.status == .badRequest)
             }
+            try await client.execute(uri: "/api/v1/routes/L%ZZ/diagram.svg", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("malformed percent-encoding"))
+            }
             try await client.execute(uri: "/api/v1/routes/NO-SUCH/diagram.svg", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(String(buffer: response.body).contains("NO-SUCH"))
