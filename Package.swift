@@ -130,7 +130,8 @@ let package = Package(
         .target(
             name: "Realtime",
             dependencies: [
-                "TransitModel", "TransitStore", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                "TransitModel", "TransitStore", "SystemSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["Proto/gtfs-realtime.proto"],
@@ -200,6 +201,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
+                "SystemSupport",
             ],
             swiftSettings: strict
         ),
@@ -207,7 +209,10 @@ let package = Package(
         // inputs, which is how the tests run the seed corpus (kiosk/fuzz/run-fuzzers.sh builds the real fuzzer).
         .executableTarget(
             name: "kiosk-fuzz",
-            dependencies: ["TransitStore", "StopCodes", "KioskConfiguration", "Scanning"],
+            dependencies: [
+                "TransitStore", "StopCodes", "KioskConfiguration", "Scanning", "Realtime", "StopPresentation",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: strict
         ),
         // Opens a camera, Y4M or image folder and prints JSON lines: a diagnostic, and what the capture tests run

@@ -111,7 +111,10 @@ public struct LiveData: Sendable {
             let freshness = alertsFreshness(now: now)
             if freshness.isLive, let index = alerts?.value {
                 let scope = AlertIndex.Scope(view: result, routes: routes, agencyIDs: agencyIDs)
-                result.alerts = index.select(for: scope, routes: routes, at: now, language: language)
+                let selected = index.select(
+                    for: scope, routes: routes, at: now, language: language, limit: StopView.maximumAlertsShown)
+                result.alerts = selected.shown
+                result.alertsNotShown = selected.notShown > 0 ? selected.notShown : nil
             } else {
                 result.alerts = []  // stale alerts mislead: none rather than old ones
             }

@@ -129,6 +129,8 @@ public enum Message: Sendable, Equatable {
     /// `kiosk plan` with live data configured: the planner uses the timetable.
     case plansUseTimetable
     // MARK: Speech (issue 15): sentences written for the ear (see SpeechText.swift). Numbers that a voice misreads
+    /// Alerts in force beyond those listed (a stop view lists at most `StopView.maximumAlertsShown`).
+    case moreAlerts(Int)
     // as digits ("1 minuto", "8:05") are written in words by `SpokenNumber`.
     case speechStop(String)
     case speechStation(String)
@@ -380,6 +382,8 @@ public enum Message: Sendable, Equatable {
         case let .speechStop(name): return es ? "Parada \(name)." : "Stop \(name)."
         case let .speechStation(name): return es ? "Estación \(name)." : "\(name) station."
         case let .speechPlatform(p): return es ? "Andén \(p)." : "Platform \(p)."
+        case let .moreAlerts(n):
+            return es ? (n == 1 ? "y 1 aviso más" : "y \(n) avisos más") : (n == 1 ? "and 1 more alert" : "and \(n) more alerts")
         case let .speechAccessible(yes):
             return yes
                 ? (es ? "Accesible en silla de ruedas." : "Wheelchair accessible.")

@@ -47,7 +47,8 @@ public enum StopViewSpeech {
             }
             sentences.append(say(.speechAlert(text)))
         }
-        if alerts.count > alertLimit { sentences.append(say(.speechMoreAlerts(alerts.count - alertLimit))) }
+        let alertCount = alerts.count + (view.alertsNotShown ?? 0)
+        if alertCount > alertLimit { sentences.append(say(.speechMoreAlerts(alertCount - min(alerts.count, alertLimit)))) }
 
         if view.departures.contains(where: { $0.realtime?.state == .updated || $0.realtime?.state == .added }) {
             sentences.append(say(.speechLiveTimes))

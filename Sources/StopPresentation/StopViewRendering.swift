@@ -80,6 +80,7 @@ public enum StopViewText {
                     lines.append("    " + TerminalText.sanitize(description, maxLength: 400))
                 }
             }
+            if let more = view.alertsNotShown, more > 0 { lines.append("  … " + Message.moreAlerts(more).text(language)) }
         }
 
         if !view.serviceSpans.isEmpty {

@@ -57,7 +57,7 @@ extension KioskDoctor {
                 headerTimestamp: feed.headerTimestamp, fetchedAt: now, now: now, pollSeconds: settings.pollSeconds,
                 mode: settings.mode)
             if let header = feed.headerTimestamp {
-                facts.append("header \(Int(now.timeIntervalSince(header).rounded(.down))) s old")
+                facts.append("header \(Int(wholeSecondsOf: now.timeIntervalSince(header))) s old")
             }
             if !freshness.isLive {
                 status = .warning

@@ -69,7 +69,7 @@ public enum LocalTime {
     /// The local calendar date, the second of that day, and the zone's offset from UTC, at `date`.
     static func localParts(_ date: Date, in timeZone: TimeZone) -> (day: ServiceDate, secondOfDay: Int, offset: Int) {
         let offset = timeZone.secondsFromGMT(for: date)
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let local = Int(wholeSecondsOf: date.timeIntervalSince1970) + offset
         let dayNumber = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         return (ServiceDate(dayNumber: dayNumber), local - dayNumber * 86_400, offset)
     }

@@ -5,6 +5,10 @@ import Foundation
 ///
 /// Field names are part of the JSON contract documented in the README: add fields, never rename them.
 public struct StopView: Sendable, Codable, Equatable {
+    /// At most this many alerts are shown with a stop (the most severe and most specific), then "and N more":
+    /// a feed may put thousands on one stop, and a screen, a page or a voice can carry a few.
+    public static let maximumAlertsShown = 5
+
     public var stop: StopInfo
     /// The boarding platforms the view covers: the stop itself, or every platform of a station.
     public var platforms: [StopInfo]
@@ -23,6 +27,8 @@ public struct StopView: Sendable, Codable, Equatable {
     public var nearbyRadiusMeters: Int
     /// Service alerts in force for this stop, its routes or the agency (nil: built without live data).
     public var alerts: [StopAlert]?
+    /// Alerts in force here beyond the `maximumAlertsShown` in `alerts` (nil: none left out).
+    public var alertsNotShown: Int?
     /// How old the live data behind `departures` is, in seconds (nil: built without live data).
     public var realtimeAgeSeconds: Int?
     /// Whether live data is in force (nil: built without live data).
@@ -34,6 +40,7 @@ public struct StopView: Sendable, Codable, Equatable {
         case stop, platforms, at, windowMinutes = "window_minutes", timeZone = "time_zone",
             serviceDate = "service_date", routes, departures, serviceSpans = "service_spans",
             nextDeparture = "next_departure", nearby, nearbyRadiusMeters = "nearby_radius_meters", alerts,
+            alertsNotShown = "alerts_not_shown",
             realtimeAgeSeconds = "realtime_age_seconds", realtimeStatus = "realtime_status",
             realtimeUnavailableSince = "realtime_unavailable_since"
     }

@@ -15,6 +15,10 @@ enum FuzzTarget: String, CaseIterable {
     case config
     /// The still-image loader (PNG, JPEG, PGM) behind `kiosk scan --images`.
     case image
+    /// GTFS-Realtime bytes through decoding, matching and the stop views' renderings (`RealtimeFuzzing`).
+    case realtime
+    /// The same path with valid FeedMessages built from the input's choices: extreme times, delays and ids.
+    case realtimeStructured = "realtime-structured"
 
     func run(_ input: UnsafeRawBufferPointer) {
         switch self {
@@ -22,6 +26,8 @@ enum FuzzTarget: String, CaseIterable {
         case .payload: _ = Self.parser.parse(Array(input))
         case .config: _ = try? KioskConfigFile.parse(String(decoding: input, as: UTF8.self), file: "fuzz.toml")
         case .image: _ = try? ImageFile.decode(Array(input), path: "fuzz")
+        case .realtime: RealtimeFuzzing.run(bytes: input)
+        case .realtimeStructured: RealtimeFuzzing.run(structured: input)
         }
     }
 

@@ -63,7 +63,7 @@ import TransitStore
         _ entities: [TransitRealtime_FeedEntity], at: Date = S.instant(8, 0), language: String = "es"
     ) throws -> [StopAlert] {
         let feed = try S.feed(timestamp: UInt64(S.epoch(8, 0)), entities)
-        return AlertIndex(feed: feed).select(for: Self.scope, routes: Self.routes, at: at, language: language)
+        return AlertIndex(feed: feed).select(for: Self.scope, routes: Self.routes, at: at, language: language).shown
     }
 
     @Test func selectorsMatchStopRouteTripTypeAndAgency() throws {

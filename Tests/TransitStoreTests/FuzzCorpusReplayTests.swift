@@ -6,7 +6,7 @@ import Testing
 /// targets on every test run by the `kiosk-fuzz` binary built without the fuzzer: a regression fails here even
 /// where libFuzzer is not run.
 @Suite struct FuzzCorpusReplayTests {
-    @Test(arguments: ["csv", "payload", "config", "image"])
+    @Test(arguments: ["csv", "payload", "config", "image", "realtime", "realtime-structured"])
     func corpusReplaysWithoutCrashing(_ target: String) throws {
         let corpus = Repository.root.appendingPathComponent("kiosk/fuzz/corpus/\(target)")
         let count = try FileManager.default.contentsOfDirectory(atPath: corpus.path).count

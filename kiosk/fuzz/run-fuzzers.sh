@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Fuzzes the readers of outside input with libFuzzer (and AddressSanitizer): the CSV reader, the stop-code
-# payload parser, the TOML config and the image loader. Usage: kiosk/fuzz/run-fuzzers.sh SECONDS [TARGET…]
+# payload parser, the TOML config, the image loader, and GTFS-Realtime feeds (as bytes, and as valid messages
+# built from the input with extreme values) through decoding, matching and the stop views' renderings. Usage: kiosk/fuzz/run-fuzzers.sh SECONDS [TARGET…]
 # Each target runs SECONDS seconds from the seed corpus in kiosk/fuzz/corpus/TARGET; what the fuzzer learns goes
 # to a scratch folder. A crash, leak, timeout (10 s on one input) or 2 GB of memory fails the run and leaves the
 # input in $KIOSK_FUZZ_ARTIFACTS (default /tmp/kiosk-fuzz-artifacts) to replay with `kiosk-fuzz TARGET FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds=${1:?usage: run-fuzzers.sh SECONDS [csv payload config image]}
+seconds=${1:?usage: run-fuzzers.sh SECONDS [csv payload config image realtime realtime-structured]}
 shift
 targets=("$@")
-((${#targets[@]})) || targets=(csv payload config image)
+((${#targets[@]})) || targets=(csv payload config image realtime realtime-structured)
 artifacts=${KIOSK_FUZZ_ARTIFACTS:-/tmp/kiosk-fuzz-artifacts}
 mkdir -p "$artifacts"
 

@@ -12,15 +12,45 @@ public struct AlertIndex: Sendable {
     public var entries: [Entry]
     /// Informed entities that select nothing (every field empty): counted, never matched.
     public var emptySelectors: Int
+    /// Alerts beyond `maximumAlerts`, and informed entities beyond `maximumInformedEntities` of one alert: left out.
+    public var alertsLeftOut = 0
+    public var informedEntitiesLeftOut = 0
+
+    /// What one feed may hold: a real agency publishes tens of alerts with a few hundred selectors; a feed with
+    /// more is broken or hostile, and every stop view scans what is kept.
+    public static let maximumAlerts = 1_000
+    public static let maximumInformedEntities = 1_000
+    /// Texts longer than this (characters) are cut with "…": a screen, a page and a voice carry a paragraph.
+    public static let maximumTextLength = 2_000
 
     public init(feed: RealtimeFeed) {
         var entries: [Entry] = [], empty = 0
         for entity in feed.entities where entity.hasAlert && !entity.isDeleted {
-            entries.append(Entry(id: entity.id, alert: entity.alert))
-            empty += entity.alert.informedEntity.filter(Self.isEmpty).count
+            guard entries.count < Self.maximumAlerts else {
+                alertsLeftOut += 1
+                continue
+            }
+            var alert = entity.alert
+            if alert.informedEntity.count > Self.maximumInformedEntities {
+                informedEntitiesLeftOut += alert.informedEntity.count - Self.maximumInformedEntities
+                alert.informedEntity.removeSubrange(Self.maximumInformedEntities...)
+            }
+            entries.append(Entry(id: entity.id, alert: alert))
+            empty += alert.informedEntity.filter(Self.isEmpty).count
         }
         self.entries = entries
         self.emptySelectors = empty
+    }
+
+    /// Oddities of what was kept, one sentence each (shown by `kiosk rt inspect`).
+    public var oddities: [String] {
+        var notes: [String] = []
+        if alertsLeftOut > 0 { notes.append("\(alertsLeftOut) alerts beyond the first \(Self.maximumAlerts) were left out") }
+        if informedEntitiesLeftOut > 0 {
+            notes.append(
+                "\(informedEntitiesLeftOut) informed entities beyond \(Self.maximumInformedEntities) per alert were left out")
+        }
+        return notes
     }
 
     static func isEmpty(_ selector: TransitRealtime_EntitySelector) -> Bool {
@@ -68,38 +98,83 @@ public struct AlertIndex: Sendable {
 
     /// The alerts in force at `at` that apply to the scope, in the passenger's language where the feed has it.
     /// An informed entity applies when every field it gives matches (agency, route, route type, direction,
-    /// trip, stop); the alert's scope is the most specific field that matched.
-    public func select(for scope: Scope, routes: [String: RouteRecord], at: Date, language: String) -> [StopAlert] {
-        var result: [StopAlert] = []
-        let now = UInt64(max(0, at.timeIntervalSince1970))
-        for entry in entries {
+    /// trip, stop); the alert's scope is the most specific field that matched. When more than `limit` apply, the
+    /// most severe (then the most specific) are shown, in feed order, and the rest are counted in `notShown`.
+    public func select(
+        for scope: Scope, routes: [String: RouteRecord], at: Date, language: String, limit: Int = .max
+    ) -> (shown: [StopAlert], notShown: Int) {
+        var applying: [(entry: Int, best: MatchScope, period: ActivePeriod?)] = []
+        for (position, entry) in entries.enumerated() {
             let alert = entry.alert
-            let period = alert.activePeriod.first {
-                ($0.start == 0 || $0.start <= now) && ($0.end == 0 || now <= $0.end)
-            }
+            let period = alert.activePeriod.lazy.map(ActivePeriod.init).first { $0.contains(at) }
             guard alert.activePeriod.isEmpty || period != nil else { continue }
             let matched = alert.informedEntity.compactMap { Self.match($0, scope: scope, routes: routes) }
             guard let best = matched.min(by: { $0.rawValue < $1.rawValue }) else { continue }
-            guard
-                let header = Self.text(alert.headerText, language: language)
-                    ?? Self.text(alert.descriptionText, language: language)
+            guard Self.text(alert.headerText, language: language) ?? Self.text(alert.descriptionText, language: language)
+                != nil
             else { continue }
-            result.append(
-                StopAlert(
-                    id: entry.id, header: header.text,
-                    description: alert.hasDescriptionText
-                        ? Self.text(alert.descriptionText, language: language)?.text : nil,
-                    url: alert.hasURL ? Self.text(alert.url, language: language)?.text : nil,
-                    language: header.language, cause: Self.snakeCase(alert.cause), effect: Self.snakeCase(alert.effect),
-                    severity: Self.snakeCase(alert.severityLevel), scope: "\(best)",
-                    activeFrom: period.flatMap {
-                        $0.start == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0.start))
-                    },
-                    activeUntil: period.flatMap {
-                        $0.end == 0 ? nil : Date(timeIntervalSince1970: TimeInterval($0.end))
-                    }))
+            applying.append((position, best, period))
         }
-        return result
+        var notShown = 0
+        if applying.count > limit {
+            notShown = applying.count - limit
+            applying = Array(
+                applying.enumerated().sorted { a, b in
+                    let rankA = Self.severityRank(entries[a.element.entry].alert.severityLevel)
+                    let rankB = Self.severityRank(entries[b.element.entry].alert.severityLevel)
+                    return (rankA, a.element.best.rawValue, a.offset) < (rankB, b.element.best.rawValue, b.offset)
+                }.prefix(limit).sorted { $0.offset < $1.offset }.map(\.element))
+        }
+        let shown = applying.map { item -> StopAlert in
+            let entry = entries[item.entry], alert = entry.alert
+            let header = (Self.text(alert.headerText, language: language)
+                ?? Self.text(alert.descriptionText, language: language))!
+            return StopAlert(
+                id: String(entry.id.prefix(200)), header: Self.cut(header.text),
+                description: alert.hasDescriptionText
+                    ? Self.text(alert.descriptionText, language: language).map { Self.cut($0.text) } : nil,
+                url: alert.hasURL ? Self.text(alert.url, language: language).map { Self.cut($0.text) } : nil,
+                language: header.language.map { String($0.prefix(35)) }, cause: Self.snakeCase(alert.cause),
+                effect: Self.snakeCase(alert.effect), severity: Self.snakeCase(alert.severityLevel),
+                scope: "\(item.best)", activeFrom: item.period?.start, activeUntil: item.period?.end)
+        }
+        return (shown, notShown)
+    }
+
+    /// Severe first; an alert without a severity ranks with warnings (most feeds leave it out).
+    static func severityRank(_ level: TransitRealtime_Alert.SeverityLevel) -> Int {
+        switch level {
+        case .severe: return 0
+        case .warning, .unknownSeverity: return 1
+        case .info: return 2
+        }
+    }
+
+    static func cut(_ text: String) -> String {
+        guard text.utf8.count > maximumTextLength else { return text }  // O(1): no character walk in the usual case
+        let kept = text.prefix(maximumTextLength - 1)
+        return kept.endIndex == text.endIndex ? text : String(kept) + "…"
+    }
+
+    /// An alert's active period as instants: a bound that is 0 (absent) or outside `FeedTime.plausibleSeconds`
+    /// (counted by `RealtimeFeed.decode`) leaves that side open.
+    public struct ActivePeriod: Sendable, Equatable {
+        public var start: Date?
+        public var end: Date?
+
+        public init(_ range: TransitRealtime_TimeRange) {
+            start = range.hasStart ? FeedTime.instant(range.start) : nil
+            end = range.hasEnd ? FeedTime.instant(range.end) : nil
+        }
+
+        public func contains(_ instant: Date) -> Bool {
+            (start.map { $0 <= instant } ?? true) && (end.map { instant <= $0 } ?? true)
+        }
+    }
+
+    /// Whether an alert is in force at `instant`: it has no active period, or one of them contains the instant.
+    public static func isActive(_ alert: TransitRealtime_Alert, at instant: Date) -> Bool {
+        alert.activePeriod.isEmpty || alert.activePeriod.contains { ActivePeriod($0).contains(instant) }
     }
 
     /// Most specific first.

@@ -51,15 +51,20 @@ public struct RealtimeFeed: Sendable {
     /// Recoverable oddities found while decoding (missing required fields, a DIFFERENTIAL feed …), with counts.
     public var oddities: [String: Int]
 
-    /// The header's timestamp: when the publisher produced the data (nil when the feed leaves it out).
+    /// The header's timestamp: when the publisher produced the data (nil when the feed leaves it out, or gives a
+    /// value outside `FeedTime.plausibleSeconds`, which `oddities` then counts).
     public var headerTimestamp: Date? {
-        message.header.hasTimestamp ? Date(timeIntervalSince1970: TimeInterval(message.header.timestamp)) : nil
+        message.header.hasTimestamp ? FeedTime.instant(message.header.timestamp) : nil
     }
 
     public var entities: [TransitRealtime_FeedEntity] { message.entity }
 
     /// Feeds larger than this are refused before decoding (a full TripUpdates feed of a large city is a few MB).
     public static let defaultSizeLimit = 64 << 20
+
+    /// Entities beyond this many are left out, and counted in `oddities`: the largest real feeds carry tens of
+    /// thousands, and each decoded entity costs far more memory than its bytes on the wire.
+    public static let maximumEntities = 100_000
 
     /// Decodes a FeedMessage. Never traps: text, truncated and garbage input become a `FeedDecodingError`.
     /// Required fields are not enforced (real feeds omit them): a missing header version or entity id is
@@ -76,11 +81,21 @@ public struct RealtimeFeed: Sendable {
                     .unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined())
         }
         let message: TransitRealtime_FeedMessage
+        var entitiesLeftOut = 0
         do {
-            if data.count >= parallelThreshold, let layout = TopLevelLayout(data) {
+            if data.count >= parallelThreshold, var layout = TopLevelLayout(data) {
+                if layout.entities.count > maximumEntities {
+                    entitiesLeftOut = layout.entities.count - maximumEntities
+                    layout.entities.removeSubrange(maximumEntities...)
+                }
                 message = try decodeInParallel(data, layout)
             } else {
-                message = try TransitRealtime_FeedMessage(serializedBytes: data, partial: true)
+                var decoded = try TransitRealtime_FeedMessage(serializedBytes: data, partial: true)
+                if decoded.entity.count > maximumEntities {
+                    entitiesLeftOut = decoded.entity.count - maximumEntities
+                    decoded.entity.removeSubrange(maximumEntities...)
+                }
+                message = decoded
             }
         } catch let error as BinaryDecodingError {
             throw .malformed(reason: reason(error), byteCount: data.count)
@@ -91,6 +106,9 @@ public struct RealtimeFeed: Sendable {
 
         var contents = Contents()
         var oddities: [String: Int] = [:]
+        if entitiesLeftOut > 0 {
+            oddities["entities beyond the first \(maximumEntities) left out", default: 0] += entitiesLeftOut
+        }
         contents.entities = message.entity.count
         for entity in message.entity {
             var kinds = 0
@@ -101,7 +119,17 @@ public struct RealtimeFeed: Sendable {
                 kinds += 1
             }
             if entity.hasVehicle { contents.vehiclePositions += 1; kinds += 1 }
-            if entity.hasAlert { contents.alerts += 1; kinds += 1 }
+            if entity.hasAlert {
+                contents.alerts += 1
+                kinds += 1
+                for period in entity.alert.activePeriod {
+                    if period.start != 0 && FeedTime.instant(period.start) == nil
+                        || period.end != 0 && FeedTime.instant(period.end) == nil
+                    {
+                        oddities["alert active_period bound outside 2000–2100 (read as open-ended)", default: 0] += 1
+                    }
+                }
+            }
             if kinds == 0 { contents.other += 1 }
             if kinds > 1 {
                 oddities["entity carrying more than one of trip_update, vehicle and alert", default: 0] += 1
@@ -114,7 +142,13 @@ public struct RealtimeFeed: Sendable {
             oddities["gtfs_realtime_version '\(String(message.header.gtfsRealtimeVersion.prefix(16)))'", default: 0] +=
                 1
         }
-        if !message.header.hasTimestamp { oddities["header without timestamp (age unknown)", default: 0] += 1 }
+        if !message.header.hasTimestamp {
+            oddities["header without timestamp (age unknown)", default: 0] += 1
+        } else if FeedTime.instant(message.header.timestamp) == nil {
+            oddities[
+                "header timestamp \(message.header.timestamp) is outside 2000–2100 (ignored: age unknown)", default: 0] +=
+                1
+        }
         if message.header.incrementality == .differential {
             oddities["DIFFERENTIAL feed (read as a full dataset)", default: 0] += 1
         }

@@ -52,8 +52,8 @@ public struct Freshness: Sendable, Equatable {
         guard let fetchedAt else {
             return Freshness(verdict: .neverFetched, display: notLive, ageSeconds: nil, maximumAgeSeconds: limit)
         }
-        let fetchAge = Int(now.timeIntervalSince(fetchedAt).rounded(.down))
-        let headerAge = headerTimestamp.map { Int(now.timeIntervalSince($0).rounded(.down)) }
+        let fetchAge = Int(wholeSecondsOf: now.timeIntervalSince(fetchedAt))
+        let headerAge = headerTimestamp.map { Int(wholeSecondsOf: now.timeIntervalSince($0)) }
         let age = max(0, max(fetchAge, headerAge ?? fetchAge))
         let verdict: Verdict
         if fetchAge > limit {

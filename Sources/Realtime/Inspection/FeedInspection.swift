@@ -52,7 +52,7 @@ public struct FeedInspection: Sendable, Codable {
         gtfsRealtimeVersion = header.gtfsRealtimeVersion
         incrementality = header.incrementality == .differential ? "differential" : "full_dataset"
         headerTimestamp = feed.headerTimestamp
-        ageSeconds = feed.headerTimestamp.map { Int(at.timeIntervalSince($0).rounded(.down)) }
+        ageSeconds = feed.headerTimestamp.map { Int(wholeSecondsOf: at.timeIntervalSince($0)) }
         let verdict = Freshness.evaluate(
             headerTimestamp: feed.headerTimestamp, fetchedAt: at, now: at, pollSeconds: pollSeconds, mode: .mixed
         ).verdict
@@ -91,6 +91,11 @@ public struct FeedInspection: Sendable, Codable {
                     "\(s.timeDelayConflicts) events give a delay and a time more than a minute apart (the time was used)"
                 )
             }
+            if s.outOfRangeEvents > 0 {
+                notes.append(
+                    "\(s.outOfRangeEvents) times or delays are out of range (a time outside 2000–2100, a delay over a day): ignored"
+                )
+            }
             if s.tripsNotRunningOnStartDate > 0 {
                 notes.append("\(s.tripsNotRunningOnStartDate) trips do not run on their start_date")
             }
@@ -126,18 +131,15 @@ public struct FeedInspection: Sendable, Codable {
         if feed.contents.alerts > 0 {
             var a = AlertStatistics()
             let index = AlertIndex(feed: feed)
+            notes += index.oddities
             let routes = try database.routeRecords()
             let agencies = Set(try database.agencyIDs())
             let selectors = index.entries.flatMap(\.alert.informedEntity)
             let knownStops = try database.knownStopIDs(selectors.filter(\.hasStopID).map(\.stopID))
-            let now = UInt64(max(0, at.timeIntervalSince1970))
             var languages = Set<String>()
             for entry in index.entries {
                 a.alerts += 1
-                let periods = entry.alert.activePeriod
-                if periods.isEmpty
-                    || periods.contains(where: { ($0.start == 0 || $0.start <= now) && ($0.end == 0 || now <= $0.end) })
-                {
+                if AlertIndex.isActive(entry.alert, at: at) {
                     a.activeNow += 1
                 }
                 for text in [entry.alert.headerText, entry.alert.descriptionText] {

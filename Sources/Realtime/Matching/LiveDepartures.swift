@@ -69,7 +69,7 @@ extension LiveTimetable {
                         id: trip.routeID ?? "", shortName: nil, longName: nil, mode: .other, color: nil, textColor: nil,
                         agency: "")
                 let serviceDate = trip.startDate ?? ServiceDate.containing(time, in: timeZone)
-                let seconds = Int(time.timeIntervalSince(serviceDate.serviceDayOrigin(in: timeZone)).rounded(.down))
+                let seconds = Int(wholeSecondsOf: time.timeIntervalSince(serviceDate.serviceDayOrigin(in: timeZone)))
                 result.append(
                     Departure(
                         route: route, headsign: trip.headsign ?? route.longName ?? route.label,

@@ -35,6 +35,8 @@ public struct MatchStatistics: Sendable, Equatable, Codable {
     public var delaysOnly = 0
     /// Events whose delay and absolute time disagree by more than a minute (the time was used).
     public var timeDelayConflicts = 0
+    /// Event times outside 2000–2100 and delays beyond a day either way (`FeedTime`): ignored, as if absent.
+    public var outOfRangeEvents = 0
 
     public init() {}
 

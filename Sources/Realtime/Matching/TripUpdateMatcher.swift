@@ -154,7 +154,7 @@ public struct TripUpdateMatcher: Sendable {
 
             let origin = origin(date) + Double(shift)
             var stops = [StopPrediction](repeating: .none, count: stopTimes.count)
-            let tripDelay: Int? = update.hasDelay ? Int(update.delay) : nil
+            let tripDelay: Int? = update.hasDelay ? plausibleDelay(Int(update.delay)) : nil
             // Before the first update, the trip-level delay (if any) holds.
             var carry: StopPrediction = tripDelay.map { .delay(arrival: $0, departure: $0, propagated: true) } ?? .none
             var next = 0
@@ -236,19 +236,33 @@ public struct TripUpdateMatcher: Sendable {
         }
 
         /// An event as a delay in seconds against its scheduled time; absolute times win over delays.
+        /// Times outside `FeedTime.plausibleSeconds` and delays outside `FeedTime.plausibleDelaySeconds` say
+        /// nothing (counted in `outOfRangeEvents`).
         mutating func delay(_ event: TransitRealtime_TripUpdate.StopTimeEvent, scheduled: Int?, origin: Double) -> Int?
         {
-            if event.hasTime, event.time > 0, let scheduled {
+            if event.hasTime, event.time != 0, let scheduled {
+                guard let time = FeedTime.instant(event.time) else {
+                    stats.outOfRangeEvents += 1
+                    return nil
+                }
                 stats.absoluteTimes += 1
-                let value = Int(Double(event.time) - (origin + Double(scheduled)))
+                let value = Int(wholeSecondsOf: time.timeIntervalSince1970 - (origin + Double(scheduled)))
                 if event.hasDelay, abs(value - Int(event.delay)) > 60 { stats.timeDelayConflicts += 1 }
-                return value
+                return plausibleDelay(value)
             }
             if event.hasDelay {
                 stats.delaysOnly += 1
-                return Int(event.delay)
+                return plausibleDelay(Int(event.delay))
             }
             return nil
+        }
+
+        mutating func plausibleDelay(_ seconds: Int) -> Int? {
+            guard FeedTime.plausibleDelaySeconds.contains(seconds) else {
+                stats.outOfRangeEvents += 1
+                return nil
+            }
+            return seconds
         }
 
         /// The trip's service date: its start_date, else the nearby date on which it runs and whose schedule
@@ -270,17 +284,18 @@ public struct TripUpdateMatcher: Sendable {
                 let event =
                     stopUpdate.hasDeparture && stopUpdate.departure.hasTime ? stopUpdate.departure : stopUpdate.arrival
                 let stopTime = schedule.stopTimes[index]
-                guard event.hasTime, event.time > 0, let scheduled = stopTime.departure ?? stopTime.arrival else {
+                guard event.hasTime, let time = FeedTime.instant(event.time)?.timeIntervalSince1970,
+                    let scheduled = stopTime.departure ?? stopTime.arrival
+                else {
                     continue
                 }
                 return candidates.min { a, b in
-                    abs(Double(event.time) - origin(a) - Double(scheduled + shift))
-                        < abs(Double(event.time) - origin(b) - Double(scheduled + shift))
+                    abs(time - origin(a) - Double(scheduled + shift)) < abs(time - origin(b) - Double(scheduled + shift))
                 }!
             }
             let first = Double((schedule.stopTimes.first?.departure ?? 0) + shift)
             let last = Double((schedule.stopTimes.last?.arrival ?? schedule.stopTimes.last?.departure ?? 0) + shift)
-            let time = update.hasTimestamp ? Double(update.timestamp) : reference.timeIntervalSince1970
+            let time = ((update.hasTimestamp ? FeedTime.instant(update.timestamp) : nil) ?? reference).timeIntervalSince1970
             func distance(_ date: ServiceDate) -> Double {
                 let start = origin(date) + first, end = origin(date) + last
                 return time < start ? start - time : (time > end ? time - end : 0)
@@ -297,7 +312,12 @@ public struct TripUpdateMatcher: Sendable {
             for stopUpdate in update.stopTimeUpdate {
                 stats.stopTimeUpdates += 1
                 func time(_ event: TransitRealtime_TripUpdate.StopTimeEvent) -> Date? {
-                    event.hasTime && event.time > 0 ? Date(timeIntervalSince1970: TimeInterval(event.time)) : nil
+                    guard event.hasTime, event.time != 0 else { return nil }
+                    guard let instant = FeedTime.instant(event.time) else {
+                        stats.outOfRangeEvents += 1
+                        return nil
+                    }
+                    return instant
                 }
                 let arrival = stopUpdate.hasArrival ? time(stopUpdate.arrival) : nil
                 let departure = stopUpdate.hasDeparture ? time(stopUpdate.departure) : nil

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import TransitModel
 import TransitStore
 
@@ -84,9 +85,15 @@ public actor RealtimePoller {
                 confirmed(now())
                 return .notModified
             case let .body(data):
-                let feed = try RealtimeFeed.decode(data)
-                try apply(feed, now())
-                return .updated(entities: feed.contents.entities)
+                let (entities, byteCount): (Int, Int) = try {
+                    let feed = try RealtimeFeed.decode(data)
+                    try apply(feed, now())
+                    return (feed.contents.entities, feed.byteCount)
+                }()
+                // The decoded message is gone now; after a large one, give its memory back rather than keep the
+                // peak for the rest of the process (a feed that shrinks must shrink the kiosk too).
+                if byteCount >= 1 << 20 { FreeMemory.returnToSystem() }
+                return .updated(entities: entities)
             }
         } catch {
             return .failed("\(error)")

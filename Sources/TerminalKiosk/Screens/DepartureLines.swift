@@ -107,6 +107,8 @@ extension KioskScreenBuilder {
                     ScreenSpan(ScreenCanvas.truncate(clean(alert.header, 200), to: max(8, width - 5))),
                 ]))
         }
+        let more = alerts.count - min(alerts.count, 3) + (view.alertsNotShown ?? 0)
+        if more > 0 { lines.append(ScreenLine([ScreenSpan("  … " + Message.moreAlerts(more).text(lang))])) }
         return lines
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 @_spi(CustomByteBufferAllocator) import NIOCore
 import Synchronization
+import SystemSupport
 import TransitStore
 
 #if canImport(Glibc)
@@ -106,7 +107,7 @@ final class NowCache: Sendable {
     private static func release(_ minute: consuming Minute) {
         let had = minute.bytes
         _ = consume minute
-        if had > 1 << 20 { _ = mallocTrim?(0) }
+        if had > 1 << 20 { FreeMemory.returnToSystem() }
     }
 
     /// The answer with its body in memory of exactly its size: NIO rounds a buffer's capacity up to a power of two,
@@ -121,13 +122,6 @@ final class NowCache: Sendable {
             allocator: ByteBufferAllocator())
         return compact
     }
-
-    /// glibc's `malloc_trim`, looked up at run time (Swift's Glibc module does not export malloc.h; other C
-    /// libraries have no such call and skip it).
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
 
     /// Starts rendering the next minute's answers when `now` is within `leadSeconds` of the end of `minute`
     /// (once per minute). `stillCurrent` says whether the database is still the one in service.
