@@ -19,20 +19,20 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Run the kiosk on the sample network with a recorded camera session (no camera or config needed).",
         discussion: """
-            The recorded passenger (assets/demo/) holds stop labels to the camera one after another — Colón, Río Coca,
-            a café's Wi-Fi code (not a stop code), La Carolina — then presses Enter and shows Cumbayá's label as the
-            destination; the kiosk shows each stop's departures, the notice, and the journey plan, then returns to
+            The recorded passenger (assets/demo/) holds stop labels to the camera one after another — Colón, Río Coca, \
+            a café's Wi-Fi code (not a stop code), La Carolina — then presses Enter and shows Cumbayá's label as the \
+            destination; the kiosk shows each stop's departures, the notice, and the journey plan, then returns to \
             its idle screen. Every frame goes through the same decoder, payload parser and lookups as 'kiosk run'.
 
-            Press any key to take over: the recorded passenger waits until the kiosk is idle again. Tab or F2
-            switches Spanish/English; type a destination (e.g. "cumbaya"), ↑↓ to choose, Enter for the plan.
+            Press any key to take over: the recorded passenger waits until the kiosk is idle again. Tab or F2 \
+            switches Spanish/English; type a destination (e.g. "cumbaya"), ↑↓ to choose, Enter for the plan. \
             Ctrl-C ends the demo.
 
-            Live departures: the demo polls the sample network's live scenario (assets/realtime: a delayed, a
-            cancelled and an extra trolleybus, a skipped stop and an alert, as published on 2026-11-25 at 07:59:40),
-            so its clock starts at 2026-11-25 08:00, when that data is live; it stops counting as live after five
-            minutes and the boards then say so. --realtime polls another feed (file or URL); --no-realtime shows
-            the timetable only, with the demo clock the real one when the sample network has service at this hour,
+            Live departures: the demo polls the sample network's live scenario (assets/realtime: a delayed, a \
+            cancelled and an extra trolleybus, a skipped stop and an alert, as published on 2026-11-25 at 07:59:40), \
+            so its clock starts at 2026-11-25 08:00, when that data is live; it stops counting as live after five \
+            minutes and the boards then say so. --realtime polls another feed (file or URL); --no-realtime shows \
+            the timetable only, with the demo clock the real one when the sample network has service at this hour, \
             otherwise 08:00 (on 2026-11-25 when today is outside the sample's dates). --at sets the clock.
             When standard output is not a terminal, each screen is printed as plain text (80×24) instead.
             """

@@ -10,15 +10,15 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Check the config, the database, the camera, fonts, speech and terminal, and say what to fix.",
         discussion: """
-            Checks, in order: the config file (every key known, every value valid); the route database (opens, its
-            service dates cover today — a warning when they end within 14 days —, the home stop exists, the label
-            template and keys are usable); the camera (the device exists, is a capture device, opens with the
-            configured size and delivers a frame within --camera-timeout seconds); the [realtime] feeds (each fetched
-            once: reachable, decodable, its age, and the trip match rate against the database — near zero for another
-            agency's feed; a failing feed is a warning: the kiosk then shows the timetable); the DejaVu fonts the label
-            generator draws with; speech (both espeak-ng voices synthesise; the sound player plays a tenth of a second
-            of silence on the device — a warning when it cannot, the kiosk then runs silent); the terminal (TERM,
-            colours, size).
+            Checks, in order: the config file (every key known, every value valid); the route database (opens, its \
+            service dates cover today — a warning when they end within 14 days —, the home stop exists, the label \
+            template and keys are usable); the camera (the device exists, is a capture device, opens with the \
+            configured size and delivers a frame within --camera-timeout seconds); the [realtime] feeds (each fetched \
+            once: reachable, decodable, its age, and the trip match rate against the database — near zero for another \
+            agency's feed; a failing feed is a warning: the kiosk then shows the timetable); the DejaVu fonts the \
+            label generator draws with; speech (both espeak-ng voices synthesise; the sound player plays a tenth of a \
+            second of silence on the device — a warning when it cannot, the kiosk then runs silent); the terminal \
+            (TERM, colours, size).
             Without --config, \(ConfigOption.systemConfig) if it exists, else the defaults.
             Exit codes: 0 nothing to fix (warnings allowed), 1 something to fix, 2 bad usage.
             """

@@ -10,9 +10,9 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a GTFS feed (.zip or folder) into a route database, replacing it atomically.",
         discussion: """
-            The new database is built beside PATH and renamed over it only once it is complete and checked: an
-            import that fails or is interrupted leaves the previous database as it was. shapes.txt is imported
-            (the shapes trips use, simplified to about a metre, for maps); fare files, pathways and levels are not
+            The new database is built beside PATH and renamed over it only once it is complete and checked: an \
+            import that fails or is interrupted leaves the previous database as it was. shapes.txt is imported \
+            (the shapes trips use, simplified to about a metre, for maps); fare files, pathways and levels are not \
             (the kiosk does not sell fares); the summary lists what was skipped.
             """
     )

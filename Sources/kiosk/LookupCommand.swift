@@ -13,17 +13,17 @@ struct LookupCommand: ParsableCommand {
         commandName: "lookup",
         abstract: "Show a stop's routes, departures, first and last service, and nearby stops.",
         discussion: """
-            QUERY is a stop_id, a stop_code, or a scanned stop URL. An exact stop_id wins over a stop_code; a station
+            QUERY is a stop_id, a stop_code, or a scanned stop URL. An exact stop_id wins over a stop_code; a station \
             stands for all its platforms. Unknown stops exit with status 2 and up to five suggestions.
             --json prints the stop view documented in the README (times in ISO 8601 with the agency's offset).
 
-            Live departures: --realtime gives a GTFS-Realtime feed (a file or an http(s):// URL; repeat it for
-            trip updates and alerts in separate feeds). Each feed is fetched once and used for what it carries.
-            Without --realtime, the feeds of the config's [realtime] section are used (unless its mode is
-            offline). Freshness is judged at --at, so a recorded snapshot replays as it was live. A feed file that
+            Live departures: --realtime gives a GTFS-Realtime feed (a file or an http(s):// URL; repeat it for \
+            trip updates and alerts in separate feeds). Each feed is fetched once and used for what it carries. \
+            Without --realtime, the feeds of the config's [realtime] section are used (unless its mode is \
+            offline). Freshness is judged at --at, so a recorded snapshot replays as it was live. A feed file that \
             cannot be read or decoded exits with status 2; a URL that fails leaves the timetable, with a warning.
 
-            --speak says it (espeak-ng, the --lang voice, the config's [speech] rate and volume); --speak-to
+            --speak says it (espeak-ng, the --lang voice, the config's [speech] rate and volume); --speak-to \
             writes the same audio to a WAV file.
             """
     )

@@ -29,9 +29,9 @@ struct MapCommand: ParsableCommand {
         commandName: "map",
         abstract: "Draw a stop's map as SVG: nearby stops, the routes serving it, a scale bar and a north arrow.",
         discussion: """
-            STOP is a stop ID, stop code or scanned stop URL; it is drawn at the centre of a local projection (no
-            map tiles: the picture works offline). Route paths come from shapes.txt, coloured by route_color with an
-            outline and labelled with the short name; a route without a shape is drawn dashed from stop to stop, and
+            STOP is a stop ID, stop code or scanned stop URL; it is drawn at the centre of a local projection (no \
+            map tiles: the picture works offline). Route paths come from shapes.txt, coloured by route_color with an \
+            outline and labelled with the short name; a route without a shape is drawn dashed from stop to stop, and \
             the text under the map says so. The SVG's <title>, <desc> and legend carry the same content as text.
             """
     )
@@ -73,9 +73,9 @@ struct DiagramCommand: ParsableCommand {
         commandName: "diagram",
         abstract: "Draw one direction of a route as a line diagram (SVG), or print it as text.",
         discussion: """
-            ROUTE is a route_id, or a short name that only one route has. The stops are those of the route's
-            longest trip in that direction (one that calls at --stop when given), in travel order; --stop is
-            highlighted, and stops where other routes board show their badges. Without --out the diagram is
+            ROUTE is a route_id, or a short name that only one route has. The stops are those of the route's \
+            longest trip in that direction (one that calls at --stop when given), in travel order; --stop is \
+            highlighted, and stops where other routes board show their badges. Without --out the diagram is \
             printed as a text list (the form the terminal kiosk shows).
             """
     )

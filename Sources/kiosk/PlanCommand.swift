@@ -11,10 +11,10 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Find the best ways from one stop to another, with transfers and short walks.",
         discussion: """
-            FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and
-            punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their
-            codes instead of guessed. A station stands for all its platforms. Shows up to three options, best
-            arrival first, each leaving as late as it can. --speak and --speak-to say the best option (--speech full:
+            FROM and TO are stop IDs, stop codes, scanned stop URLs or names. Names ignore accents, case and \
+            punctuation ("cumbaya" finds Cumbayá); when several stops match equally, they are listed with their \
+            codes instead of guessed. A station stands for all its platforms. Shows up to three options, best \
+            arrival first, each leaving as late as it can. --speak and --speak-to say the best option (--speech full: \
             every option) on the sound device or into a WAV file.
             """
     )

@@ -17,9 +17,10 @@ struct RealtimeInspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Decode a GTFS-Realtime feed and check it against the route database.",
         discussion: """
-            Prints what the feed carries (entities, stop time updates, vehicles, alerts), how well its trips and stops
-            match the timetable, how old its header time is at --at, and every oddity found: unknown trips, stop_sequence
-            and stop_id that disagree, delays that contradict times, a header from the future or years ago.
+            Prints what the feed carries (entities, stop time updates, vehicles, alerts), how well its trips and stops \
+            match the timetable, how old its header time is at --at, and every oddity found: unknown trips, \
+            stop_sequence and stop_id that disagree, delays that contradict times, a header from the future or years \
+            ago.
             A match rate near zero usually means a feed for another agency or another timetable version.
             A URL is fetched once (10 s timeout, 64 MB cap; a failed fetch exits with status 1). A feed that is not a GTFS-Realtime protobuf (an HTML page, truncated or garbage bytes) exits with status 2.
             """

@@ -13,17 +13,17 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the kiosk screen: scan a stop's code, see its departures, type a destination, see the way.",
         discussion: """
-            Reads the TOML config (every key is documented in kiosk/kiosk.example.toml); without --config,
-            \(ConfigOption.systemConfig) if it exists, else the defaults (the bundled sample network, /dev/video0).
+            Reads the TOML config (every key is documented in kiosk/kiosk.example.toml); without --config, \
+            \(ConfigOption.systemConfig) if it exists, else the defaults (the bundled sample network, /dev/video0). \
             An unknown key or a bad value stops the kiosk before it starts, naming the file and the key (exit 2).
 
-            Keys on the screen: Tab or F2 switches Spanish/English; typing starts a destination (or, without a home
-            stop, a stop search); ↑↓ choose, Enter plans, Esc goes back. After idle_timeout_seconds without a key or
-            a scan the kiosk returns to its idle screen. A new 'kiosk import' over the database file is picked up at
+            Keys on the screen: Tab or F2 switches Spanish/English; typing starts a destination (or, without a home \
+            stop, a stop search); ↑↓ choose, Enter plans, Esc goes back. After idle_timeout_seconds without a key or \
+            a scan the kiosk returns to its idle screen. A new 'kiosk import' over the database file is picked up at \
             the next idle moment. The camera may be unplugged and replugged at any time.
 
-            Live departures: with [realtime] feeds configured (and mode not "offline"), they are polled every
-            poll_seconds in the background; boards show live times, delays, cancellations and alerts, and fall back
+            Live departures: with [realtime] feeds configured (and mode not "offline"), they are polled every \
+            poll_seconds in the background; boards show live times, delays, cancellations and alerts, and fall back \
             to the timetable — saying since when live information is unavailable — when the feeds fail or go stale.
 
             When standard output is not a terminal, each screen is printed as plain text instead (for logs).

@@ -18,12 +18,12 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the labels' phone pages, the JSON API and the browser kiosk over HTTP.",
         discussion: """
-            Pages: / (search), /s/CODE (the URL the labels print), /plan, /kiosk (the kiosk in a browser). API:
-            /api/v1/stops/ID, /api/v1/stops?q=NAME or ?near=LAT,LON, /api/v1/plan, /api/v1/resolve, /api/v1/feed;
-            the stop view spoken (/api/v1/stops/ID/speech, WAV) and the pictures the pages embed
-            (/api/v1/stops/ID/map.svg, /api/v1/routes/ROUTE/diagram.svg, /api/v1/plan/map.svg), all described by
-            /api/v1/openapi.json; /health and /metrics (Prometheus). Settings come from the config's [server]
-            section ([display] themes the pages); --host and --port override it. Listens on loopback unless told
+            Pages: / (search), /s/CODE (the URL the labels print), /plan, /kiosk (the kiosk in a browser). API: \
+            /api/v1/stops/ID, /api/v1/stops?q=NAME or ?near=LAT,LON, /api/v1/plan, /api/v1/resolve, /api/v1/feed; \
+            the stop view spoken (/api/v1/stops/ID/speech, WAV) and the pictures the pages embed \
+            (/api/v1/stops/ID/map.svg, /api/v1/routes/ROUTE/diagram.svg, /api/v1/plan/map.svg), all described by \
+            /api/v1/openapi.json; /health and /metrics (Prometheus). Settings come from the config's [server] \
+            section ([display] themes the pages); --host and --port override it. Listens on loopback unless told \
             otherwise.
             When 'kiosk import' replaces the database file, the server switches to it without a restart.
             SIGTERM or SIGINT: stop accepting, finish the requests in flight, exit 0.

@@ -12,14 +12,14 @@ struct UpdateCommand: ParsableCommand {
         commandName: "update",
         abstract: "Download the configured static GTFS feed and import it, if it changed.",
         discussion: """
-            Fetches [update] gtfs_url (or --url) with a conditional GET: the ETag and Last-Modified of the last
-            successful update are kept beside the database (DB.update.json), and a "304 Not Modified" ends here
-            with nothing changed. A new feed is downloaded to a temporary file beside the database, imported
-            atomically ('kiosk import'), and only then are the validators remembered. On any failure — the server
-            down or answering an error, the download cut, a file that is not a zip, a feed that does not validate —
-            the previous database stays exactly as it was and the message says why. On a terminal a progress line
+            Fetches [update] gtfs_url (or --url) with a conditional GET: the ETag and Last-Modified of the last \
+            successful update are kept beside the database (DB.update.json), and a "304 Not Modified" ends here \
+            with nothing changed. A new feed is downloaded to a temporary file beside the database, imported \
+            atomically ('kiosk import'), and only then are the validators remembered. On any failure — the server \
+            down or answering an error, the download cut, a file that is not a zip, a feed that does not validate — \
+            the previous database stays exactly as it was and the message says why. On a terminal a progress line \
             (download, then import) is redrawn on standard error; --progress lines prints machine-readable lines.
-            Exit codes: 0 updated or not modified, 1 download failure (network, server, disk), 2 bad usage or a
+            Exit codes: 0 updated or not modified, 1 download failure (network, server, disk), 2 bad usage or a \
             feed that is refused.
             """
     )
