@@ -9,6 +9,9 @@ public struct CSVRecord {
     public let repairedInvalidUTF8: Bool
     /// The index of the first field holding a NUL byte, if any (text files never hold one: a UTF-16 file does).
     public let firstFieldWithNUL: Int?
+    /// True when the input ended inside this record: no line break after it (only a file's last record can
+    /// say so). With fewer fields than the header, it is what a file cut short looks like.
+    public let endsWithoutNewline: Bool
 
     public var count: Int { ends.count }
 
@@ -105,7 +108,8 @@ public struct CSVStreamParser {
         try scan(chunk, body)
     }
 
-    /// Parses what is left as the end of the file (the last record may lack its newline).
+    /// Parses what is left as the end of the file (the last record may lack its newline: it is handed over with
+    /// `endsWithoutNewline` set).
     public mutating func finish(_ body: (CSVRecord) throws -> Void) throws {
         if !checkedByteOrderMark {
             checkedByteOrderMark = true
@@ -119,7 +123,7 @@ public struct CSVStreamParser {
             throw CSVError.unterminatedQuote(line: quoteLine)
         case .fieldStart, .unquoted, .quoteInQuoted:
             fieldEnds.append(fieldBytes.count)
-            try emit(body)
+            try emit(body, endsWithoutNewline: true)
         }
         state = .recordStart
     }
@@ -212,7 +216,7 @@ public struct CSVStreamParser {
     }
 
     /// Hands the finished record to `body` (unless it is blank) and clears the scratch buffers.
-    private mutating func emit(_ body: (CSVRecord) throws -> Void) throws {
+    private mutating func emit(_ body: (CSVRecord) throws -> Void, endsWithoutNewline: Bool = false) throws {
         defer {
             fieldBytes.removeAll(keepingCapacity: true)
             fieldEnds.removeAll(keepingCapacity: true)
@@ -231,7 +235,8 @@ public struct CSVStreamParser {
             try fieldEnds.withUnsafeBufferPointer { fe in
                 try body(
                     CSVRecord(
-                        bytes: fb, ends: fe, line: line, repairedInvalidUTF8: repaired, firstFieldWithNUL: nulField))
+                        bytes: fb, ends: fe, line: line, repairedInvalidUTF8: repaired, firstFieldWithNUL: nulField,
+                        endsWithoutNewline: endsWithoutNewline))
             }
         }
     }

@@ -80,7 +80,9 @@ public struct GTFSImporter {
         } catch let error as DatabaseError {
             throw staging.explain(error)
         }
+        let committing = DispatchTime.now().uptimeNanoseconds
         try staging.commit()
+        logger.debug("fsync and rename: \(ImportSession.elapsed(since: committing))")
 
         summary.feedName = source.displayName
         summary.databasePath = databasePath
@@ -157,6 +159,8 @@ final class ReadTally {
     /// are never opened, so they are not part of the hash either.
     var hasher = SHA256()
     var warnings = ImportWarnings()
+    /// What `--lenient` dropped while reading (a last record cut short), listed with the session's repairs.
+    var repairs = ImportWarnings(exampleLimit: 50)
     /// Bytes of imported files read so far, and the total the feed declares (for progress).
     var bytesRead: Int64 = 0
     var bytesTotal: Int64 = 0
@@ -237,6 +241,8 @@ struct ImportSession {
             throw ImportError.missingFile(file: "calendar.txt or calendar_dates.txt", feed: source.displayName)
         }
         reading.bytesTotal = GTFSImporter.importedFiles.reduce(0) { $0 + (source.expectedSize($1) ?? 0) }
+        var committing: UInt64 = 0
+        defer { if committing > 0 { logger.debug("commit: \(ImportSession.elapsed(since: committing))") } }
         try queue.inTransaction { db in
             try importAgencies(db)
             try importStops(db)
@@ -259,6 +265,7 @@ struct ImportSession {
             started = DispatchTime.now().uptimeNanoseconds
             try stopSummary.write(to: db)
             logger.debug("stop summaries: \(ImportSession.elapsed(since: started))")
+            committing = DispatchTime.now().uptimeNanoseconds
             return .commit
         }
     }
@@ -311,6 +318,34 @@ struct ImportSession {
         let tally = reading
         if !again { tally.hasher.update(data: Array("\(file)\n".utf8)) }
         let progress = again ? nil : self.progress
+        /// The file's last record is shorter than the header and no line break follows it: what a file cut
+        /// short looks like (a download or copy that stopped), though a writer that omits trailing empty
+        /// fields and the final newline makes the same. Lenient drops it (only this record: a short record
+        /// anywhere else is read as usual) and lists it; strict reads it, and if it is refused says the file
+        /// looks truncated; if it imports, a warning says to check.
+        func readShortLastRecord(_ record: CSVRecord, _ header: TableHeader) throws {
+            let location = "\(file):\(record.line) (\(record.count) of \(header.names.count) fields)"
+            if lenient {
+                if !again {
+                    tally.repairs.add(
+                        "\(file): dropped the last record: shorter than the header and no final newline (the file looks cut short)",
+                        at: location)
+                }
+                return
+            }
+            do {
+                rows += 1
+                try body(GTFSRow(record: record, header: header))
+            } catch let error as ImportError {
+                throw ImportError.truncatedRecord(
+                    file: file, line: record.line, fields: record.count, columns: header.names.count, cause: error)
+            }
+            if !again {
+                tally.warnings.add(
+                    "\(file): the last record is shorter than the header and has no final newline (imported; check that the file was not cut short)",
+                    at: location)
+            }
+        }
         func handle(_ record: CSVRecord) throws {
             if record.repairedInvalidUTF8 && !again {
                 tally.warnings.add(
@@ -324,6 +359,9 @@ struct ImportSession {
                     expected: "text without NUL bytes (a NUL byte: is the file UTF-16 or binary?)")
             }
             if let header {
+                if record.endsWithoutNewline && record.count < header.names.count {
+                    return try readShortLastRecord(record, header)
+                }
                 rows += 1
                 try body(GTFSRow(record: record, header: header))
             } else {
@@ -956,7 +994,8 @@ struct ImportSession {
         let feedHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
         var warnings = reading.warnings
         warnings.absorb(self.warnings)
-        let repairs = self.repairs
+        var repairs = self.repairs
+        repairs.absorb(reading.repairs)
         let interpolated = self.interpolated
         let timeZone = self.timeZone
         let skipped = GTFSImporter.skippedFiles(in: source)
@@ -965,6 +1004,7 @@ struct ImportSession {
             let started = DispatchTime.now().uptimeNanoseconds
             try db.execute(sql: Schema.indexesV1)
             logger.debug("indexes: \(ImportSession.elapsed(since: started))")
+            var step = DispatchTime.now().uptimeNanoseconds
             for table in Schema.countedTables {
                 let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
                 counts.append((table, rows))
@@ -1009,7 +1049,10 @@ struct ImportSession {
                     sql: "INSERT INTO import_warnings VALUES (?, ?, ?)",
                     arguments: [kind.message, kind.count, kind.examples.joined(separator: "; ")])
             }
+            logger.debug("counts and metadata: \(ImportSession.elapsed(since: step))")
+            step = DispatchTime.now().uptimeNanoseconds
             try db.execute(sql: "ANALYZE")
+            logger.debug("analyze: \(ImportSession.elapsed(since: step))")
             return .commit
         }
         report("integrity check")
@@ -1026,7 +1069,9 @@ struct ImportSession {
                 throw ImportError.database(path: stagingPath, reason: "row counts do not match after writing")
             }
         }
+        let closing = DispatchTime.now().uptimeNanoseconds
         try queue.close()
+        logger.debug("close: \(ImportSession.elapsed(since: closing))")
         return ImportSummary(
             feedName: "", databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,

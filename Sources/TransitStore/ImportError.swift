@@ -20,6 +20,9 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case recordTooLong(file: String, line: Int, limit: Int)
     /// The file ends inside a quoted field opened on `line`.
     case unterminatedQuote(file: String, line: Int)
+    /// The file's last record, on `line`, has `fields` of the header's `columns` fields and no line break after
+    /// it — the file looks cut short — and as it stands it is refused for `cause`. `--lenient` drops it.
+    indirect case truncatedRecord(file: String, line: Int, fields: Int, columns: Int, cause: ImportError)
     /// The zip holds the table `file` at several paths and none is clearly the feed's.
     case ambiguousArchive(archive: String, file: String, paths: [String])
     /// A zip entry whose data does not match its header (CRC-32, size) or does not inflate.
@@ -60,6 +63,9 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
         case let .unterminatedQuote(file, line):
             return
                 "\(file) line \(line): a quoted field opened on this line is never closed (unterminated quote at the end of the file)"
+        case let .truncatedRecord(file, line, fields, columns, cause):
+            return
+                "\(file) line \(line): the file looks truncated: its last record has \(fields) of the header's \(columns) fields and no final newline, and is refused as it stands (\(cause)). Fetch the feed again, or import with --lenient to drop that record"
         case let .ambiguousArchive(archive, file, paths):
             return
                 "\(archive): ambiguous archive: \(file) appears \(paths.count) times (\(paths.joined(separator: ", "))); keep one copy of each table"

@@ -27,7 +27,7 @@ struct ImportCommand: ParsableCommand {
         help: ArgumentHelp(
             "Repair what has one clear repair instead of refusing the feed, and list every repair.",
             discussion:
-                "Drops stop_times, frequencies and transfers rows that name an unknown stop or trip; gives agencies that disagree on agency_timezone the zone of the agencies that run the trips; drops a broken agency row no route uses."
+                "Drops stop_times, frequencies and transfers rows that name an unknown stop or trip; drops a file's last record cut short (fewer fields than the header, no final newline); gives agencies that disagree on agency_timezone the zone of the agencies that run the trips; drops a broken agency row no route uses."
         ))
     var lenient = false
 
