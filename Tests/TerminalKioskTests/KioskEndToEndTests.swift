@@ -1,5 +1,6 @@
 import Foundation
 import KioskTesting
+import ScanService
 import Testing
 
 /// Runs the built `kiosk` as a person would: the demo in a real terminal (tmux), the demo with its output in a
@@ -72,8 +73,11 @@ final class TmuxScreen {
             if: TmuxScreen.executable != nil,
             "tmux is not installed (kiosk/setup.sh installs it); skipping the terminal test"))
     func demoInTmux() throws {
+        // Nothing here may depend on how fast the machine is: the recorded passenger stops after Colón (it would
+        // scan Río Coca 9 s later), and the idle timeout, which every step below must beat, is 20 s.
+        let session = try Self.sessionEndingAfterColon()
         let command =
-            "env XDG_CACHE_HOME='\(Programs.sampleCache.path)' TERM=xterm-256color '\(Programs.kiosk.path)' demo --idle-timeout 6 --at 2026-11-25T08:00 --no-realtime; echo KIOSK-EXITED $?; sleep 600"
+            "env XDG_CACHE_HOME='\(Programs.sampleCache.path)' TERM=xterm-256color '\(Programs.kiosk.path)' demo --idle-timeout 20 --session '\(session)' --at 2026-11-25T08:00 --no-realtime; echo KIOSK-EXITED $?; sleep 600"
         let screen = try TmuxScreen(tmux: TmuxScreen.executable!, width: 100, height: 30, command: command)
 
         // Idle first: the home stop's board and the prompt.
@@ -108,7 +112,7 @@ final class TmuxScreen {
         try screen.wait(for: "the plan in English") { $0.contains("From Colón to Cumbayá") && $0.contains("Option 1") }
 
         // No input for the idle timeout: back to the idle screen, in Spanish again.
-        try screen.wait(for: "the idle timeout", timeout: 60) {
+        try screen.wait(for: "the idle timeout", timeout: 120) {
             $0.contains("Acerque el código de su parada a la cámara") && !$0.contains("Cumbayá")
         }
 
@@ -117,6 +121,25 @@ final class TmuxScreen {
         let after = try screen.wait(for: "the kiosk to exit", timeout: 30) { $0.contains("KIOSK-EXITED") }
         #expect(after.contains("KIOSK-EXITED 0"))
         #expect(!after.contains("Acerque el código"), "the alternate screen was not left:\n\(after)")
+    }
+
+    /// The shipped recorded session (assets/demo) up to Colón's label, then the empty street for an hour.
+    static func sessionEndingAfterColon() throws -> String {
+        let shipped = Repository.root.appendingPathComponent("assets/demo")
+        var session = try DemoSession.load(shipped.appendingPathComponent("session.json").path)
+        let colon = try #require(session.labels.first { $0.expect == "Colón" }, "no Colón in \(session.labels)")
+        // Colón's label is readable from its step on; the passenger holds it for the steps up to the next
+        // empty-street frame (frame 0).
+        let held = try #require(session.steps.indices.first { $0 > colon.step && session.steps[$0].frame == 0 })
+        session.steps = Array(session.steps[..<held]) + [.init(frame: 0, ticks: Int(session.framesPerSecond) * 3600)]
+        session.labels = [colon]
+        let folder = TemporaryFolder.make("demo-session")
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent(session.video),
+            withDestinationURL: shipped.appendingPathComponent(session.video))
+        let path = folder.appendingPathComponent("session.json").path
+        try session.write(to: path)
+        return path
     }
 
     /// With output in a pipe, the demo prints its screens as text: one pass of the recorded session goes through
