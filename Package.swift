@@ -166,6 +166,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The API contract, served as it is; embedded so the program needs no resource bundle beside it.
+            resources: [.embedInCode("API/openapi.json")],
             swiftSettings: strict
         ),
 

@@ -33,4 +33,50 @@ import Testing
             }
         }
     }
+
+    /// The contract is a file in the repository, served byte for byte as it is.
+    @Test func theServedDocumentIsTheContractFile() async throws {
+        let file = try Data(contentsOf: Self.contractFile)
+        try await TestSupport.withRouter(try TestSupport.service()) { client in
+            try await client.execute(uri: "/api/v1/openapi.json", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                #expect(Data(response.body.readableBytesView) == file)
+            }
+        }
+    }
+
+    /// Shared parameters, answers and schemas sit under `components`; every `$ref` names one that is there, and
+    /// every shared one is used.
+    @Test func everyReferenceNamesAComponent() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: try Data(contentsOf: Self.contractFile)) as? [String: Any])
+        var references: [String] = []
+        func collect(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let reference = object["$ref"] as? String { references.append(reference) }
+                object.values.forEach(collect)
+            } else if let array = node as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(document)
+        #expect(references.count > 50)
+        for reference in Set(references) {
+            let parts = reference.split(separator: "/").map(String.init)
+            #expect(parts.count == 4 && parts[0] == "#" && parts[1] == "components", "\(reference)")
+            guard parts.count == 4 else { continue }
+            let section = (document["components"] as? [String: Any])?[parts[2]] as? [String: Any]
+            #expect(section?[parts[3]] != nil, "\(reference) names nothing in \(Self.contractFile.path)")
+        }
+        let components = try #require(document["components"] as? [String: Any])
+        for kind in ["parameters", "responses", "schemas"] {
+            let names = try #require(components[kind] as? [String: Any], "components/\(kind)").keys
+            for name in names {
+                #expect(references.contains("#/components/\(kind)/\(name)"), "components/\(kind)/\(name) is unused")
+            }
+        }
+    }
+
+    static var contractFile: URL { Repository.root.appendingPathComponent("Sources/WebService/API/openapi.json") }
 }

@@ -68,6 +68,17 @@ def check_binary(media, body):
     return f"no check for {media}"
 
 
+def resolve(document, node):
+    """A reference object ({"$ref": "#/components/responses/NotFound", "description": ...}) as the object it names;
+    its own description and summary win, as OpenAPI 3.1 says."""
+    while isinstance(node, dict) and "$ref" in node:
+        target = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = {**target, **{k: v for k, v in node.items() if k in ("description", "summary")}}
+    return node
+
+
 def fetch(base, target, headers):
     request = urllib.request.Request(base + target, headers=headers)
     try:
@@ -104,7 +115,7 @@ def main():
         if operation is None:
             failures.append(f"{where}: {path} is not in the document")
             continue
-        response = operation["responses"].get(str(status))
+        response = resolve(document, operation["responses"].get(str(status)))
         if response is None:
             failures.append(f"{where}: status {status} is not documented for {path}")
             continue
