@@ -28,6 +28,7 @@ struct FeedMemoryBench: ParsableCommand {
         let eight = date.serviceDayOrigin(in: routes.timeZone).addingTimeInterval(8 * 3600)
         let hostile = try Self.tinyEntities(routes: routes, date: date, at: eight, count: entities)
         let ordinary = try LiveBench.runningTripsFeed(routes: routes, date: date, at: eight, limit: 2_000).0
+        FreeMemory.returnToSystem()  // what building the feeds took, so the start is the poller's own
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-fm-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -105,7 +105,7 @@ import TransitStore
         // No start_date in the feed: every matched trip is placed on 2019-08-07, the capture's (Wednesday) service day.
         let dates = Set(live.addedTrips.compactMap(\.startDate))
         #expect(dates.isEmpty)
-        let matched = try db.scheduledTrips(ids: feed.entities.map(\.tripUpdate.trip.tripID)).keys
+        let matched = try db.scheduledTrips(ids: feed.tripUpdates.compactMap(\.trip.tripID)).keys
         #expect(matched.count == 65)
         #expect(
             matched.allSatisfy { id in

@@ -52,7 +52,7 @@ import TransitStore
 
     func feedFile() throws -> URL {
         let url = S.temporaryDirectory("feed").appendingPathComponent("feed.pb")
-        try S.feed(timestamp: 1_800_000_000, [S.tripUpdate("T1", [S.stop(sequence: 20, departureDelay: 60)])]).message
+        try S.message(timestamp: 1_800_000_000, [S.tripUpdate("T1", [S.stop(sequence: 20, departureDelay: 60)])])
             .serializedData().write(to: url)
         return url
     }

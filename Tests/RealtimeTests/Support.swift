@@ -28,12 +28,16 @@ enum RealtimeSupport {
 
     // MARK: Hand-made feeds
 
-    static func feed(timestamp: UInt64?, _ entities: [TransitRealtime_FeedEntity]) throws -> RealtimeFeed {
+    static func message(timestamp: UInt64?, _ entities: [TransitRealtime_FeedEntity]) -> TransitRealtime_FeedMessage {
         var message = TransitRealtime_FeedMessage()
         message.header.gtfsRealtimeVersion = "2.0"
         if let timestamp { message.header.timestamp = timestamp }
         message.entity = entities
-        return try RealtimeFeed.decode(try message.serializedData())
+        return message
+    }
+
+    static func feed(timestamp: UInt64?, _ entities: [TransitRealtime_FeedEntity]) throws -> RealtimeFeed {
+        try RealtimeFeed.decode(try message(timestamp: timestamp, entities).serializedData())
     }
 
     static func tripUpdate(

@@ -45,7 +45,10 @@ public struct RealtimeFeed: Sendable {
         public var other = 0
     }
 
+    /// The header, and the entities carrying alerts or vehicle positions. Trip updates are in `tripUpdates`.
     public var message: TransitRealtime_FeedMessage
+    /// Every TripUpdate, in feed order, kept compactly (deleted ones flagged).
+    public var tripUpdates: [TripUpdateRecord]
     public var byteCount: Int
     public var contents: Contents
     /// Recoverable oddities found while decoding (missing required fields, a DIFFERENTIAL feed …), with counts.
@@ -57,6 +60,7 @@ public struct RealtimeFeed: Sendable {
         message.header.hasTimestamp ? FeedTime.instant(message.header.timestamp) : nil
     }
 
+    /// The alert and vehicle entities (trip updates are in `tripUpdates`).
     public var entities: [TransitRealtime_FeedEntity] { message.entity }
 
     /// Feeds larger than this are refused before decoding (a full TripUpdates feed of a large city is a few MB).
@@ -80,7 +84,8 @@ public struct RealtimeFeed: Sendable {
                 start: String(decoding: data.prefix(40), as: UTF8.self)
                     .unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : String($0) }.joined())
         }
-        let message: TransitRealtime_FeedMessage
+        var message: TransitRealtime_FeedMessage
+        let splits: [EntitySplit]
         var entitiesLeftOut = 0
         do {
             if data.count >= parallelThreshold, var layout = TopLevelLayout(data) {
@@ -88,14 +93,15 @@ public struct RealtimeFeed: Sendable {
                     entitiesLeftOut = layout.entities.count - maximumEntities
                     layout.entities.removeSubrange(maximumEntities...)
                 }
-                message = try decodeInParallel(data, layout)
+                (message, splits) = try decodeInParallel(data, layout)
             } else {
-                var decoded = try TransitRealtime_FeedMessage(serializedBytes: data, partial: true)
-                if decoded.entity.count > maximumEntities {
-                    entitiesLeftOut = decoded.entity.count - maximumEntities
-                    decoded.entity.removeSubrange(maximumEntities...)
+                message = try TransitRealtime_FeedMessage(serializedBytes: data, partial: true)
+                if message.entity.count > maximumEntities {
+                    entitiesLeftOut = message.entity.count - maximumEntities
+                    message.entity.removeSubrange(maximumEntities...)
                 }
-                message = decoded
+                splits = message.entity.map(EntitySplit.init)
+                message.entity = []
             }
         } catch let error as BinaryDecodingError {
             throw .malformed(reason: reason(error), byteCount: data.count)
@@ -109,32 +115,31 @@ public struct RealtimeFeed: Sendable {
         if entitiesLeftOut > 0 {
             oddities["entities beyond the first \(maximumEntities) left out", default: 0] += entitiesLeftOut
         }
-        contents.entities = message.entity.count
-        for entity in message.entity {
-            var kinds = 0
-            if entity.isDeleted { contents.deleted += 1 }
-            if entity.hasTripUpdate {
+        contents.entities = splits.count
+        var tripUpdates: [TripUpdateRecord] = []
+        tripUpdates.reserveCapacity(splits.count)
+        for split in splits {
+            let summary = split.summary
+            if summary.isDeleted { contents.deleted += 1 }
+            if let record = split.tripUpdate {
+                tripUpdates.append(record)
                 contents.tripUpdates += 1
-                contents.stopTimeUpdates += entity.tripUpdate.stopTimeUpdate.count
-                kinds += 1
+                contents.stopTimeUpdates += record.stopTimeUpdate.count
             }
-            if entity.hasVehicle { contents.vehiclePositions += 1; kinds += 1 }
-            if entity.hasAlert {
-                contents.alerts += 1
-                kinds += 1
-                for period in entity.alert.activePeriod {
-                    if period.start != 0 && FeedTime.instant(period.start) == nil
-                        || period.end != 0 && FeedTime.instant(period.end) == nil
-                    {
-                        oddities["alert active_period bound outside 2000–2100 (read as open-ended)", default: 0] += 1
-                    }
-                }
+            if let entity = split.kept {
+                message.entity.append(entity)
+                if entity.hasVehicle { contents.vehiclePositions += 1 }
+                if entity.hasAlert { contents.alerts += 1 }
             }
-            if kinds == 0 { contents.other += 1 }
-            if kinds > 1 {
+            if summary.implausiblePeriodBounds > 0 {
+                oddities["alert active_period bound outside 2000–2100 (read as open-ended)", default: 0] +=
+                    summary.implausiblePeriodBounds
+            }
+            if summary.kinds == 0 { contents.other += 1 }
+            if summary.kinds > 1 {
                 oddities["entity carrying more than one of trip_update, vehicle and alert", default: 0] += 1
             }
-            if !entity.hasID { oddities["entity without its required id", default: 0] += 1 }
+            if !summary.hasID { oddities["entity without its required id", default: 0] += 1 }
         }
         if !message.header.hasGtfsRealtimeVersion {
             oddities["header without gtfs_realtime_version", default: 0] += 1
@@ -152,7 +157,8 @@ public struct RealtimeFeed: Sendable {
         if message.header.incrementality == .differential {
             oddities["DIFFERENTIAL feed (read as a full dataset)", default: 0] += 1
         }
-        return RealtimeFeed(message: message, byteCount: data.count, contents: contents, oddities: oddities)
+        return RealtimeFeed(
+            message: message, tripUpdates: tripUpdates, byteCount: data.count, contents: contents, oddities: oddities)
     }
 
     /// Reads and decodes a file; a read failure is reported as `FeedReadError`.
@@ -249,9 +255,11 @@ extension RealtimeFeed {
         }
     }
 
-    /// Decodes each entity with swift-protobuf, chunks of them concurrently; the result is the message the
-    /// plain decoder would build (entities in feed order).
-    static func decodeInParallel(_ data: Data, _ layout: TopLevelLayout) throws -> TransitRealtime_FeedMessage {
+    /// Decodes each entity with swift-protobuf, chunks of them concurrently, and splits it at once (a trip update
+    /// becomes its compact record and the message is dropped); the result is what the plain path gives.
+    static func decodeInParallel(
+        _ data: Data, _ layout: TopLevelLayout
+    ) throws -> (TransitRealtime_FeedMessage, [EntitySplit]) {
         let base = data.startIndex
         var message = TransitRealtime_FeedMessage()
         if let header = layout.header {
@@ -259,7 +267,7 @@ extension RealtimeFeed {
                 serializedBytes: data[(base + header.lowerBound)..<(base + header.upperBound)], partial: true)
         }
         let ranges = layout.entities
-        let results = ParallelSlots<TransitRealtime_FeedEntity>(count: ranges.count)
+        let results = ParallelSlots<EntitySplit>(count: ranges.count)
         let chunks = min(ranges.count, ProcessInfo.processInfo.activeProcessorCount * 4)
         if chunks > 0 {
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
@@ -267,10 +275,9 @@ extension RealtimeFeed {
                 for index in start..<end {
                     let range = ranges[index]
                     do {
-                        results.store(
-                            try TransitRealtime_FeedEntity(
-                                serializedBytes: data[(base + range.lowerBound)..<(base + range.upperBound)],
-                                partial: true), at: index)
+                        let entity = try TransitRealtime_FeedEntity(
+                            serializedBytes: data[(base + range.lowerBound)..<(base + range.upperBound)], partial: true)
+                        results.store(EntitySplit(entity), at: index)
                     } catch {
                         results.fail(error)
                         return
@@ -279,8 +286,48 @@ extension RealtimeFeed {
             }
         }
         if let error = results.error { throw error }
-        message.entity = results.values()
-        return message
+        return (message, results.values())
+    }
+}
+
+/// One decoded entity, taken apart: its trip update as a compact record, the entity itself only when it carries an
+/// alert or a vehicle position (what `AlertIndex` and `rt inspect` read), and the facts `decode` counts.
+struct EntitySplit: Sendable {
+    struct Summary: Sendable {
+        var isDeleted = false
+        var hasID = false
+        /// How many of trip_update, vehicle and alert it carries.
+        var kinds = 0
+        var implausiblePeriodBounds = 0
+    }
+
+    var tripUpdate: TripUpdateRecord?
+    var kept: TransitRealtime_FeedEntity?
+    var summary = Summary()
+
+    init(_ entity: TransitRealtime_FeedEntity) {
+        summary.isDeleted = entity.isDeleted
+        summary.hasID = entity.hasID
+        if entity.hasTripUpdate {
+            tripUpdate = TripUpdateRecord(entity.tripUpdate, isDeleted: entity.isDeleted)
+            summary.kinds += 1
+        }
+        if entity.hasVehicle { summary.kinds += 1 }
+        if entity.hasAlert {
+            summary.kinds += 1
+            for period in entity.alert.activePeriod {
+                if period.start != 0 && FeedTime.instant(period.start) == nil
+                    || period.end != 0 && FeedTime.instant(period.end) == nil
+                {
+                    summary.implausiblePeriodBounds += 1
+                }
+            }
+        }
+        if entity.hasVehicle || entity.hasAlert {
+            var kept = entity
+            kept.clearTripUpdate()
+            self.kept = kept
+        }
     }
 }
 

@@ -35,8 +35,8 @@ public struct TripUpdateMatcher: Sendable {
     ) throws -> LiveTimetable {
         var ids: [String] = []
         ids.reserveCapacity(feed.contents.tripUpdates)
-        for entity in feed.entities where entity.hasTripUpdate && entity.tripUpdate.trip.hasTripID {
-            ids.append(entity.tripUpdate.trip.tripID)
+        for update in feed.tripUpdates {
+            if let id = update.trip.tripID { ids.append(id) }
         }
         let schedules = try database.scheduledTrips(ids: ids)
         return TripUpdateMatcher(database: database).match(feed, schedules: schedules, referenceTime: referenceTime)
@@ -49,8 +49,7 @@ public struct TripUpdateMatcher: Sendable {
         var context = Context(matcher: self, reference: referenceTime ?? feed.headerTimestamp ?? Date())
         var trips: [String: [LiveTrip]] = [:]
         var added: [AddedTrip] = []
-        for entity in feed.entities where entity.hasTripUpdate && !entity.isDeleted {
-            let update = entity.tripUpdate
+        for update in feed.tripUpdates where !update.isDeleted {
             context.stats.tripUpdates += 1
             let descriptor = update.trip
             switch descriptor.scheduleRelationship {
@@ -64,17 +63,17 @@ public struct TripUpdateMatcher: Sendable {
             default:
                 break
             }
-            guard descriptor.hasTripID, !descriptor.tripID.isEmpty else {
+            guard let tripID = descriptor.tripID, !tripID.isEmpty else {
                 context.stats.tripsIgnored += 1
                 continue
             }
-            guard let schedule = schedules[descriptor.tripID] else {
-                context.stats.noteUnknown(descriptor.tripID)
+            guard let schedule = schedules[tripID] else {
+                context.stats.noteUnknown(tripID)
                 continue
             }
             context.stats.tripsMatched += 1
             let live = context.liveTrip(update, schedule: schedule)
-            trips[descriptor.tripID, default: []].append(live)
+            trips[tripID, default: []].append(live)
         }
         return LiveTimetable(
             statistics: context.stats, feedTimestamp: feed.headerTimestamp, timeZone: timeZone, trips: trips,
@@ -110,11 +109,10 @@ public struct TripUpdateMatcher: Sendable {
 
         // MARK: Scheduled trips
 
-        mutating func liveTrip(_ update: TransitRealtime_TripUpdate, schedule: ScheduledTrip) -> LiveTrip {
+        mutating func liveTrip(_ update: TripUpdateRecord, schedule: ScheduledTrip) -> LiveTrip {
             let descriptor = update.trip
             let stopTimes = schedule.stopTimes
-            var startTime: Int?
-            if descriptor.hasStartTime { startTime = GTFSTime(parsing: descriptor.startTime)?.seconds }
+            let startTime = descriptor.startTime.flatMap { GTFSTime(parsing: $0)?.seconds }
             // A frequency-based instance runs `shift` seconds after its template's times.
             let firstDeparture = stopTimes.first?.departure ?? stopTimes.first?.arrival ?? 0
             let shift = schedule.frequencyBased ? (startTime ?? firstDeparture) - firstDeparture : 0
@@ -139,7 +137,7 @@ public struct TripUpdateMatcher: Sendable {
             if !inOrder { resolved.sort { ($0.index, $0.position) < ($1.index, $1.position) } }
 
             let date = serviceDate(descriptor, update: update, schedule: schedule, resolved: resolved, shift: shift)
-            if descriptor.hasStartDate, !runs(schedule.serviceIndex, on: date) { stats.tripsNotRunningOnStartDate += 1 }
+            if descriptor.startDate != nil, !runs(schedule.serviceIndex, on: date) { stats.tripsNotRunningOnStartDate += 1 }
             let state: LiveTrip.State
             switch descriptor.scheduleRelationship {
             case .canceled: state = .canceled; stats.tripsCanceled += 1
@@ -154,7 +152,7 @@ public struct TripUpdateMatcher: Sendable {
 
             let origin = origin(date) + Double(shift)
             var stops = [StopPrediction](repeating: .none, count: stopTimes.count)
-            let tripDelay: Int? = update.hasDelay ? plausibleDelay(Int(update.delay)) : nil
+            let tripDelay: Int? = update.delay.flatMap { plausibleDelay(Int($0)) }
             // Before the first update, the trip-level delay (if any) holds.
             var carry: StopPrediction = tripDelay.map { .delay(arrival: $0, departure: $0, propagated: true) } ?? .none
             var next = 0
@@ -207,7 +205,7 @@ public struct TripUpdateMatcher: Sendable {
         /// The stop a StopTimeUpdate means: stop_sequence when it agrees with stop_id, else the stop_id's next
         /// occurrence after the previous update (the reading consistent with the trip's order).
         mutating func resolve(
-            _ stopUpdate: TransitRealtime_TripUpdate.StopTimeUpdate, in stopTimes: [ScheduledTrip.StopTime],
+            _ stopUpdate: TripUpdateRecord.StopTimeUpdate, in stopTimes: [ScheduledTrip.StopTime],
             after last: Int
         ) -> Int? {
             var bySequence: Int?
@@ -238,7 +236,7 @@ public struct TripUpdateMatcher: Sendable {
         /// An event as a delay in seconds against its scheduled time; absolute times win over delays.
         /// Times outside `FeedTime.plausibleSeconds` and delays outside `FeedTime.plausibleDelaySeconds` say
         /// nothing (counted in `outOfRangeEvents`).
-        mutating func delay(_ event: TransitRealtime_TripUpdate.StopTimeEvent, scheduled: Int?, origin: Double) -> Int?
+        mutating func delay(_ event: TripUpdateRecord.Event, scheduled: Int?, origin: Double) -> Int?
         {
             if event.hasTime, event.time != 0, let scheduled {
                 guard let time = FeedTime.instant(event.time) else {
@@ -269,10 +267,10 @@ public struct TripUpdateMatcher: Sendable {
         /// best fits the update (absolute times against scheduled times, else the reference time against the
         /// trip's span).
         mutating func serviceDate(
-            _ descriptor: TransitRealtime_TripDescriptor, update: TransitRealtime_TripUpdate, schedule: ScheduledTrip,
+            _ descriptor: TripUpdateRecord.Trip, update: TripUpdateRecord, schedule: ScheduledTrip,
             resolved: [(index: Int, position: Int)], shift: Int
         ) -> ServiceDate {
-            if descriptor.hasStartDate, let date = ServiceDate(parsing: descriptor.startDate) { return date }
+            if let startDate = descriptor.startDate, let date = ServiceDate(parsing: startDate) { return date }
             let today = ServiceDate.containing(reference, in: matcher.timeZone)
             var candidates = [today.adding(days: -1), today, today.adding(days: 1)]
             let runningDates = candidates.filter { runs(schedule.serviceIndex, on: $0) }
@@ -295,7 +293,7 @@ public struct TripUpdateMatcher: Sendable {
             }
             let first = Double((schedule.stopTimes.first?.departure ?? 0) + shift)
             let last = Double((schedule.stopTimes.last?.arrival ?? schedule.stopTimes.last?.departure ?? 0) + shift)
-            let time = ((update.hasTimestamp ? FeedTime.instant(update.timestamp) : nil) ?? reference).timeIntervalSince1970
+            let time = (update.timestamp.flatMap(FeedTime.instant) ?? reference).timeIntervalSince1970
             func distance(_ date: ServiceDate) -> Double {
                 let start = origin(date) + first, end = origin(date) + last
                 return time < start ? start - time : (time > end ? time - end : 0)
@@ -305,13 +303,13 @@ public struct TripUpdateMatcher: Sendable {
 
         // MARK: Added trips
 
-        mutating func addedTrip(_ update: TransitRealtime_TripUpdate) -> AddedTrip {
+        mutating func addedTrip(_ update: TripUpdateRecord) -> AddedTrip {
             let descriptor = update.trip
-            let startDate = descriptor.hasStartDate ? ServiceDate(parsing: descriptor.startDate) : nil
+            let startDate = descriptor.startDate.flatMap { ServiceDate(parsing: $0) }
             var stops: [AddedTrip.Stop] = []
             for stopUpdate in update.stopTimeUpdate {
                 stats.stopTimeUpdates += 1
-                func time(_ event: TransitRealtime_TripUpdate.StopTimeEvent) -> Date? {
+                func time(_ event: TripUpdateRecord.Event) -> Date? {
                     guard event.hasTime, event.time != 0 else { return nil }
                     guard let instant = FeedTime.instant(event.time) else {
                         stats.outOfRangeEvents += 1
@@ -334,11 +332,9 @@ public struct TripUpdateMatcher: Sendable {
                         stopID: stopUpdate.stopID, arrival: arrival, departure: departure,
                         skipped: stopUpdate.scheduleRelationship == .skipped))
             }
-            let properties = update.tripProperties
             return AddedTrip(
-                tripID: descriptor.tripID, routeID: descriptor.hasRouteID ? descriptor.routeID : nil,
-                directionID: descriptor.hasDirectionID ? Int(descriptor.directionID) : nil,
-                headsign: update.hasTripProperties && properties.hasTripHeadsign ? properties.tripHeadsign : nil,
+                tripID: descriptor.tripID ?? "", routeID: descriptor.routeID,
+                directionID: descriptor.directionID.map { Int($0) }, headsign: update.tripHeadsign,
                 startDate: startDate, stops: stops)
         }
     }
