@@ -28,6 +28,10 @@ public final class KioskApp {
     private let terminal = TerminalDevice()
     private var state: KioskState
     private var database: RouteDatabase?
+    /// The database file once it opened: a replacement is put in service there only after it passed its check
+    /// (`PRAGMA quick_check` and the import's marks, off this loop), so a corrupted copy is never shown.
+    private var liveDatabase: LiveRouteDatabase?
+    /// The file seen while none could be opened yet.
     private var databaseIdentity: FileIdentity?
     private var lastDatabaseCheck = Date.distantPast
     private var network: (key: String, network: PlanningNetwork)?
@@ -314,18 +318,40 @@ public final class KioskApp {
     /// Opens (or reopens, after an import) the database and tells the state machine what it found.
     private func openDatabase(initial: Bool) {
         let path = options.databasePath
-        databaseIdentity = FileIdentity(path: path)
         network = nil
-        do {
-            let opened = try RouteDatabase(path: path)
-            database = opened
-            if !initial {
+        if let liveDatabase {
+            // The replacement that passed its check (a refused one never gets here).
+            let opened = liveDatabase.current()
+            if opened !== database {
                 logger.notice(
                     "route database reloaded", metadata: ["path": "\(path)", "feed_hash": "\(opened.feedHash)"])
             }
-        } catch {
-            database = nil
-            logger.error("route database unavailable", metadata: ["path": "\(path)", "error": "\(error)"])
+            database = opened
+        } else {
+            databaseIdentity = FileIdentity(path: path)
+            let logger = self.logger
+            do {
+                let opened = try LiveRouteDatabase(path: path, checkInterval: .zero) { event in
+                    switch event {
+                    case .opened: break
+                    case let .reloadFailed(path, reason):
+                        logger.error(
+                            "route database replacement refused; keeping the previous one",
+                            metadata: ["path": "\(path)", "error": "\(reason)"])
+                    case let .failing(path, reason):
+                        logger.error("route database fails reads", metadata: ["path": "\(path)", "error": "\(reason)"])
+                    }
+                }
+                liveDatabase = opened
+                database = opened.current()
+                if !initial, let database {
+                    logger.notice(
+                        "route database reloaded", metadata: ["path": "\(path)", "feed_hash": "\(database.feedHash)"])
+                }
+            } catch {
+                database = nil
+                logger.error("route database unavailable", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
         }
         control.setDatabase(database)
         startLivePolling()
@@ -366,11 +392,15 @@ public final class KioskApp {
         }
     }
 
-    /// A new import renames a new file over the old one: a different inode (or size/mtime) means reload at the
-    /// next idle moment.
+    /// A new import renames a new file over the old one: a different inode (or size/mtime) means a replacement,
+    /// which `LiveRouteDatabase` checks off this loop; once it passed, reload at the next idle moment.
     private func checkDatabaseFile() {
         guard Date().timeIntervalSince(lastDatabaseCheck) >= options.databaseCheckInterval else { return }
         lastDatabaseCheck = Date()
+        if let liveDatabase {
+            if liveDatabase.current() !== database { apply(.databaseChanged) }
+            return
+        }
         let current = FileIdentity(path: options.databasePath)
         if current != databaseIdentity, current != nil || database != nil {
             databaseIdentity = current

@@ -57,6 +57,8 @@ public final class RouteDatabase: Sendable {
     /// same across timetable updates, so labels outlive imports; the feed's file name when neither has a URL.
     public let feedID: String
     let queue: DatabaseQueue
+    /// Reads of this database that SQLite failed (a file corrupted after it was opened): `/health`, `/metrics`.
+    public let readHealth = DatabaseReadHealth()
     let calendar: ServiceCalendar
     let routes: [Int: RouteInfo]
     /// Each route's place in the order passengers expect (`routeOrder`, then route_id), computed once: sorting a
@@ -171,6 +173,7 @@ public final class RouteDatabase: Sendable {
         do {
             return try queue.read(body)
         } catch let error as DatabaseError {
+            readHealth.record(error.message ?? "\(error.resultCode)")
             throw LookupError.notARouteDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }

@@ -111,7 +111,10 @@ enum ServeRunner {
                         "route database \(path) in service (feed \(hash.prefix(12)), generation \(generation))")
                 case let .reloadFailed(path, reason):
                     logger.error(
-                        "route database \(path) was replaced but cannot be opened: \(reason); keeping the previous one")
+                        "route database \(path) was replaced but the new file is refused: \(reason); keeping the previous one")
+                case let .failing(path, reason):
+                    logger.error(
+                        "route database \(path) fails reads: \(reason); /health answers 503 until a good import replaces it")
                 }
             }
             let clock: @Sendable () -> Date = { Date().addingTimeInterval(clockOffset) }

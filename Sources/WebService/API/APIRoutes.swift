@@ -15,15 +15,12 @@ struct APIRoutes {
     let service: WebService
 
     func register(on router: Router<WebRequestContext>) {
-        router.resource("/health") { _, _ in
-            let database = service.databases.current()
-            return Responses.json(
-                "{\"status\":\"ok\",\"feed_hash\":\"\(database.feedHash)\"}\n", cacheSeconds: nil)
-        }
+        router.resource("/health") { _, _ in try service.healthAnswer() }
         router.resource("/metrics") { _, _ in
             let database = service.databases.current()
             service.metrics.updateFeed(
                 importedAt: database.importedAt, generation: service.databases.generation, now: service.now())
+            service.metrics.updateDatabase(service.databases.health)
             var response = Responses.body(
                 service.metrics.registry.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8",
                 cacheSeconds: nil)

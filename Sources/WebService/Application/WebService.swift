@@ -12,7 +12,8 @@ import TransitStore
 /// The web service: phone pages for the labels' URLs, the versioned JSON API, `/kiosk`, `/metrics`.
 ///
 /// Stateless apart from the read-only database file (reopened by `LiveRouteDatabase` when `kiosk import` replaces
-/// it): several instances, each with its own copy of the file, can run behind any HTTP load balancer or cache.
+/// it with a file that passes its check; `/health` and `/metrics` report a database that fails reads): several
+/// instances, each with its own copy of the file, can run behind any HTTP load balancer or cache.
 /// Every handler takes one `RouteDatabase` from `databases.current()` and uses only it, so no response mixes two
 /// imports.
 public final class WebService: Sendable {
@@ -56,6 +57,24 @@ public final class WebService: Sendable {
         try database.liveStopView(
             for: stop, at: at, windowMinutes: window, nearbyRadiusMeters: nearby, live: live?.live, now: now(),
             language: language.rawValue)
+    }
+
+    /// `GET /health`: 200 with the feed in service while its reads succeed. Once the database in service failed a
+    /// read (or its background check) its answers are 503 until a good import replaces it, and so is this one, as
+    /// `application/problem+json` naming SQLite's first error, so a load balancer stops sending work here. A
+    /// replacement that was refused while the previous database still answers is not a failure here (the log
+    /// and `stopkiosk_database_replacement_refused` say it).
+    func healthAnswer() throws -> Response {
+        let database = databases.current()
+        let health = databases.health
+        guard health.isHealthy else {
+            throw Problem(
+                status: .serviceUnavailable, title: "Route database failing",
+                detail:
+                    "reads of the route database fail (\(health.firstError ?? "unknown error"); \(health.readFailures) failed \(health.readFailures == 1 ? "read" : "reads")): answers that need it fail until the operator imports the feed again"
+            )
+        }
+        return Responses.json("{\"status\":\"ok\",\"feed_hash\":\"\(database.feedHash)\"}\n", cacheSeconds: nil)
     }
 
     /// The router with every route and middleware; `application` serves it, tests drive it in process.

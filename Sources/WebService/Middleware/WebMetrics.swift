@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Prometheus
 import Synchronization
+import TransitStore
 
 /// The server's Prometheus metrics (`GET /metrics`, text exposition format), in a registry of its own so that
 /// several servers in one process (the tests) do not share counters:
@@ -12,9 +13,16 @@ import Synchronization
 /// - `stopkiosk_scans_total{status}`: scans the server's scan service resolved (`/kiosk`) and `/api/v1/resolve`
 ///   calls;
 /// - `stopkiosk_feed_age_seconds`: time since the database in service was imported;
-/// - `stopkiosk_database_generation`: how many times the database was swapped without a restart.
+/// - `stopkiosk_database_generation`: how many times the database was swapped without a restart;
+/// - `stopkiosk_database_healthy`: 1 while every read of the database in service succeeds, 0 once one failed (or
+///   its check did): answers that need it are 503 until a good import replaces it;
+/// - `stopkiosk_database_read_failures_total`: failed reads of the databases served since start;
+/// - `stopkiosk_database_replacement_refused`: 1 while the file at the database path is a replacement that failed
+///   its check (the previous database is still served), else 0.
 public final class WebMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
+    /// The read failures already added to the counter.
+    private let reportedReadFailures = Mutex(0)
     static let buckets: [Duration] = [
         .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
         .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
@@ -65,6 +73,29 @@ public final class WebMetrics: Sendable {
                 namespace: "stopkiosk", metricName: "database_generation", unitName: "",
                 helpText: "Times the route database was replaced under the running server")
         ).set(Double(generation))
+    }
+
+    /// The database's health as `/metrics` shows it (called when it is scraped).
+    func updateDatabase(_ health: LiveRouteDatabase.Health) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "database_healthy", unitName: "",
+                helpText: "1 while every read of the route database in service succeeds, 0 once one failed")
+        ).set(health.isHealthy ? 1.0 : 0.0)
+        let added = reportedReadFailures.withLock { reported in
+            defer { reported = max(reported, health.totalReadFailures) }
+            return max(0, health.totalReadFailures - reported)
+        }
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "database_read_failures", unitName: "total",
+                helpText: "Failed reads of the route databases served since start")
+        ).increment(by: Int64(added))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "database_replacement_refused", unitName: "",
+                helpText: "1 while the file at the database path is a replacement that failed its check, else 0")
+        ).set(health.refusedReplacement == nil ? 0.0 : 1.0)
     }
 }
 

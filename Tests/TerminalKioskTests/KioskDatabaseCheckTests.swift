@@ -1,0 +1,50 @@
+import Foundation
+import KioskTesting
+import Testing
+
+/// The terminal kiosk takes a new timetable only once the file passed the same check as the server's
+/// (`LiveRouteDatabase`: `PRAGMA quick_check` and the import's marks, off the kiosk's loop): a corrupted copy
+/// moved over its database is refused, logged, and the previous timetable stays on the screen.
+@Suite struct KioskDatabaseCheckTests {
+    @Test func aCorruptedReplacementIsRefusedWhileRunning() throws {
+        let directory = TemporaryFolder.make("kiosk-corrupt").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = directory + "/routes.sqlite"
+        #expect(try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", database]).status == 0)
+        let config = directory + "/kiosk.toml"
+        try """
+        home_stop = "1091"
+        [database]
+        path = "\(database)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let log = directory + "/kiosk.log"
+        let kiosk = try Programs.startKiosk(
+            ["run", "--config", config, "--no-camera", "--log", log], mergeOutput: false)
+        #expect(kiosk.waitForOutput { $0.contains("El Ejido") }, "the idle screen never showed the home stop")
+
+        try DatabaseDamage.corruptedCopy(of: database, to: database + ".copy")
+        #expect(rename(database + ".copy", database) == 0)
+        func logText() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let refused = kiosk.waitForOutput(limit: 60) { _ in logText().contains("replacement refused") }
+
+        // The next good import is taken: the kiosk kept running on the previous timetable meanwhile.
+        let feed = directory + "/feed"
+        try FileManager.default.copyItem(atPath: SampleNetwork.feed.path, toPath: feed)
+        let stops = try String(contentsOfFile: feed + "/stops.txt", encoding: .utf8)
+        try stops.replacingOccurrences(of: "MQ09A,1091,El Ejido,", with: "MQ09A,1091,El Ejido Renovado,")
+            .write(toFile: feed + "/stops.txt", atomically: true, encoding: .utf8)
+        #expect(try Programs.runKiosk(["import", feed, "--db", database]).status == 0)
+        let switched = kiosk.waitForOutput(limit: 60) { $0.contains("El Ejido Renovado") }
+        kiosk.signal(SIGTERM)
+        let run = kiosk.wait()
+        let text = logText()
+        #expect(refused, "the corrupted copy was not refused; log:\n\(text.suffix(2000))")
+        let line = text.split(separator: "\n").first { $0.contains("replacement refused") }.map(String.init) ?? ""
+        #expect(line.contains(database), "\(line)")
+        #expect(line.contains("quick_check") || line.contains("malformed"), "\(line)")
+        #expect(text.components(separatedBy: "replacement refused").count == 2, "logged once:\n\(text.suffix(2000))")
+        #expect(switched, "the kiosk never showed the good import:\n\(run.stdout.suffix(2000))")
+        #expect(!run.stdout.contains("Horarios no disponibles") && !run.stdout.contains("Timetables unavailable"))
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+}
