@@ -56,6 +56,9 @@ public enum Message: Sendable, Equatable {
     case databaseUnavailableDetail
     case outOfService(start: String, end: String)
     case outOfServiceDetail
+    /// The feed's calendar starts after today: its dates, and when service begins.
+    case notYetInService(start: String, end: String)
+    case nextServiceFrom(String)
     case noSuchStop(String)
     case ambiguous
     case sameStop
@@ -294,6 +297,11 @@ public enum Message: Sendable, Equatable {
             return es
                 ? "Horarios vencidos (válidos del \(start) al \(end))"
                 : "Timetable out of date (valid \(start) to \(end))"
+        case let .notYetInService(start, end):
+            return es
+                ? "Horarios aún no vigentes (válidos del \(start) al \(end))"
+                : "Timetable not yet in force (valid \(start) to \(end))"
+        case let .nextServiceFrom(date): return es ? "Próximo servicio desde el \(date)" : "Next service from \(date)"
         case .outOfServiceDetail:
             return es
                 ? "Los horarios no cubren la fecha de hoy. Consulte la información en la parada."

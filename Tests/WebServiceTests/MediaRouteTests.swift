@@ -154,7 +154,7 @@ import FoundationXML
                     embedded += sources
                 }
             }
-            #expect(embedded.contains("/api/v1/stops/MQ09A/map.svg?lang=en"))
+            #expect(embedded.contains("/api/v1/stops/MQ09A/map.svg?lang=en&legend=none"))
             #expect(embedded.contains("/api/v1/stops/MQ09A/speech?lang=en"))
             #expect(embedded.contains { $0.hasPrefix("/api/v1/routes/MQ-L1/diagram.svg?direction=") })
             #expect(

@@ -71,12 +71,14 @@ public enum JourneyMapSVG {
             center: center, scale: (mapSize / 2 - 60) / extent, originX: mapSize / 2, originY: mapSize / 2)
     }
 
-    public static func render(_ map: JourneyMap, language: Language) -> String {
+    /// The picture; with `legend` false, only the map (a page lists the numbered points in its own text under
+    /// it, where a phone shows them at a readable size); `<title>` and `<desc>` are the same either way.
+    public static func render(_ map: JourneyMap, language: Language, legend showLegend: Bool = true) -> String {
         let say = { (message: Message) in message.text(language) }
         let projection = projection(for: map)
         let numbered = points(map, language: language)
         let legend = numbered.map { "\($0.number). \($0.text)" }
-        let legendHeight = 24.0 * Double(legend.count + 1) + 24
+        let legendHeight = showLegend ? 24.0 * Double(legend.count + 1) + 24 : 0
         var svg = SVGWriter(width: mapSize, height: mapSize + legendHeight)
         svg.raw(
             "<rect x=\"0\" y=\"0\" width=\"\(SVGText.number(mapSize))\" height=\"\(SVGText.number(mapSize))\" fill=\"#F4F1EA\"/>\n"
@@ -134,12 +136,14 @@ public enum JourneyMapSVG {
         let option: JourneyOption? =
             map.plan.options.indices.contains(map.optionNumber - 1) ? map.plan.options[map.optionNumber - 1] : nil
         let title = say(.journeyMapTitle(option: map.optionNumber, from: map.plan.from.name, to: map.plan.to.name))
-        var y = mapSize + 28
-        svg.text(title, x: 20, y: y, size: 15, weight: "bold")
-        y += 24
-        for line in legend {
-            svg.text(line, x: 20, y: y, size: 15)
+        if showLegend {
+            var y = mapSize + 28
+            svg.text(title, x: 20, y: y, size: 15, weight: "bold")
             y += 24
+            for line in legend {
+                svg.text(line, x: 20, y: y, size: 15)
+                y += 24
+            }
         }
         var description = legend.joined(separator: "; ")
         if let option {
@@ -158,6 +162,6 @@ extension JourneyMap {
 }
 
 /// A plan option's journey map as SVG — the library call per picture for every surface.
-public func journeyMapSVG(for map: JourneyMap, language: Language) -> String {
-    JourneyMapSVG.render(map, language: language)
+public func journeyMapSVG(for map: JourneyMap, language: Language, legend: Bool = true) -> String {
+    JourneyMapSVG.render(map, language: language, legend: legend)
 }

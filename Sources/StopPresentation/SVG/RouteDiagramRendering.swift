@@ -50,7 +50,7 @@ public enum RouteDiagramRendering {
         var svg = SVGWriter(width: width, height: height)
         let colors = RouteColors(diagram.route)
         svg.badge(diagram.route, x: 50, y: 40, size: 20)
-        svg.text(say(.towards(diagram.headsign)), x: 100, y: 47, size: 20, weight: "bold")
+        svg.text(say(.towards(diagram.headsign)), x: 100, y: 47, size: 20, weight: "bold", maxLength: 54)
         if diagram.stops.count >= 2 {
             let y0 = top, y1 = top + rowHeight * Double(diagram.stops.count - 1)
             svg.raw(
@@ -70,9 +70,10 @@ public enum RouteDiagramRendering {
             svg.raw(
                 "<circle cx=\"\(SVGText.number(lineX))\" cy=\"\(SVGText.number(y))\" r=\"\(SVGText.number(radius))\" fill=\"\(here ? "#D50000" : "#FFFFFF")\" stroke=\"#000000\" stroke-width=\"\(stop.transfers.isEmpty ? 2 : 3)\"/>\n"
             )
-            var name = stop.stop.name
+            // The row has room for about 40 characters of name before "◀ you are here" and the transfers.
+            var name = stop.stop.name.count > 40 ? String(stop.stop.name.prefix(39)) + "…" : stop.stop.name
             if let code = stop.stop.code { name += " [\(code)]" }
-            svg.text(name, x: lineX + 26, y: y + 5, size: 16, weight: here ? "bold" : nil)
+            svg.text(name, x: lineX + 26, y: y + 5, size: 16, weight: here ? "bold" : nil, maxLength: 56)
             var x = lineX + 26 + min(Double(name.count), 40) * 9.2 + 18
             if here {
                 svg.text("◀ " + say(.youAreHere), x: x, y: y + 5, size: 14, weight: "bold", fill: "#B71C1C")

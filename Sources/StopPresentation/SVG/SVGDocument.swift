@@ -2,10 +2,12 @@ import Foundation
 import TransitModel
 
 /// Building blocks of the SVG pictures: escaping, numbers, colours, a projection. Feed text is untrusted: it is
-/// escaped as XML and stripped of characters XML 1.0 cannot carry, so a name can never close an element.
+/// escaped as XML and stripped of characters XML 1.0 cannot carry, so a name can never close an element, and of
+/// bidirectional embeddings, overrides and isolates, so an unterminated right-to-left override in a name cannot
+/// reorder the code or the words drawn after it (right-to-left letters keep their natural direction).
 public enum SVGText {
-    /// `text` for an SVG attribute or element body: control characters dropped, markup characters escaped,
-    /// at most `maxLength` characters.
+    /// `text` for an SVG attribute or element body: control characters and bidirectional formatting characters
+    /// (U+202A–U+202E, U+2066–U+2069) dropped, markup characters escaped, at most `maxLength` characters.
     public static func escape(_ text: String, maxLength: Int = 120) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
@@ -25,6 +27,7 @@ public enum SVGText {
             default:
                 let v = scalar.value
                 if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0xFFFE || v == 0xFFFF || (0xD800...0xDFFF).contains(v)
+                    || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
                 {
                     continue
                 }
@@ -138,15 +141,17 @@ struct SVGWriter {
         return out
     }
 
+    /// A line of text; feed text longer than `maxLength` characters is cut with an ellipsis (the whole text is in
+    /// the picture's `<title>`/`<desc>`), so a name of ten thousand characters cannot run across the picture.
     mutating func text(
         _ content: String, x: Double, y: Double, size: Double = 14, anchor: String = "start", weight: String? = nil,
-        fill: String = "#000000", halo: Bool = false
+        fill: String = "#000000", halo: Bool = false, maxLength: Int = 120
     ) {
         body += "<text x=\"\(SVGText.number(x))\" y=\"\(SVGText.number(y))\" font-size=\"\(SVGText.number(size))\""
         if anchor != "start" { body += " text-anchor=\"\(anchor)\"" }
         if let weight { body += " font-weight=\"\(weight)\"" }
         if halo { body += " stroke=\"#FFFFFF\" stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\"" }
-        body += " fill=\"\(fill)\">\(SVGText.escape(content))</text>\n"
+        body += " fill=\"\(fill)\">\(SVGText.escape(content, maxLength: maxLength))</text>\n"
     }
 
     /// A route's short-name badge: a rounded box in the route colour with an outline, the name in the text colour.

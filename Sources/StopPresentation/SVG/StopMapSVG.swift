@@ -37,11 +37,13 @@ public enum StopMapSVG {
         return lines
     }
 
-    public static func render(_ map: StopMap, language: Language) -> String {
+    /// The picture; with `legend` false, only the map (the stop page lists the routes and nearby stops in its own
+    /// text, readable on a phone); `<title>` and `<desc>` are the same either way.
+    public static func render(_ map: StopMap, language: Language, legend: Bool = true) -> String {
         let say = { (message: Message) in message.text(language) }
         let projection = projection(for: map)
         let list = textLines(map, language: language)
-        let legendHeight = 24.0 * Double(list.count) + 24
+        let legendHeight = legend ? 24.0 * Double(list.count) + 24 : 0
         var svg = SVGWriter(width: mapSize, height: mapSize + legendHeight)
         svg.raw(
             "<rect x=\"0\" y=\"0\" width=\"\(SVGText.number(mapSize))\" height=\"\(SVGText.number(mapSize))\" fill=\"#F4F1EA\"/>\n"
@@ -93,7 +95,9 @@ public enum StopMapSVG {
             svg.raw(
                 "<circle cx=\"\(SVGText.number(p.x))\" cy=\"\(SVGText.number(p.y))\" r=\"6\" fill=\"#FFFFFF\" stroke=\"#263238\" stroke-width=\"2.5\"/>\n"
             )
-            svg.text(near.stop.code ?? near.stop.name, x: p.x + 9, y: p.y - 7, size: 13, fill: "#263238", halo: true)
+            svg.text(
+                near.stop.code ?? near.stop.name, x: p.x + 9, y: p.y - 7, size: 13, fill: "#263238", halo: true,
+                maxLength: 24)
         }
         svg.raw("</g>\n")
 
@@ -129,19 +133,25 @@ public enum StopMapSVG {
             "<g class=\"this-stop\"><circle cx=\"\(SVGText.number(c))\" cy=\"\(SVGText.number(c))\" r=\"13\" fill=\"#D50000\" stroke=\"#FFFFFF\" stroke-width=\"4\"/><circle cx=\"\(SVGText.number(c))\" cy=\"\(SVGText.number(c))\" r=\"4\" fill=\"#FFFFFF\"/></g>\n"
         )
         let stopLabel = map.stop.name + (map.stop.code.map { " [\($0)]" } ?? "")
-        svg.text(stopLabel, x: c, y: c + 34, size: 17, anchor: "middle", weight: "bold", halo: true)
+        // At most 40 characters of the name under the dot (an 800-pixel map holds about 80 at this size).
+        let drawnName = map.stop.name.count > 40 ? String(map.stop.name.prefix(39)) + "…" : map.stop.name
+        svg.text(
+            drawnName + (map.stop.code.map { " [\($0)]" } ?? ""), x: c, y: c + 34, size: 17, anchor: "middle",
+            weight: "bold", halo: true, maxLength: 60)
 
         drawNorthArrow(&svg, x: mapSize - 44, y: 56, label: say(.north))
         drawScaleBar(&svg, scale: projection.scale, x: 24, y: mapSize - 28, maxWidth: mapSize / 4)
 
         // The text equivalent, visible under the map.
-        svg.raw("<g class=\"legend\">\n")
-        var y = mapSize + 28
-        for line in list {
-            svg.text(line, x: 20, y: y, size: 15, weight: line.hasPrefix("  ") ? nil : "bold")
-            y += 24
+        if legend {
+            svg.raw("<g class=\"legend\">\n")
+            var y = mapSize + 28
+            for line in list {
+                svg.text(line, x: 20, y: y, size: 15, weight: line.hasPrefix("  ") ? nil : "bold")
+                y += 24
+            }
+            svg.raw("</g>\n")
         }
-        svg.raw("</g>\n")
 
         let title = say(.stopMapTitle(stop: stopLabel))
         let description =
@@ -189,4 +199,6 @@ extension StopMap {
 }
 
 /// The stop map of `map` as SVG — the library call per picture for every surface.
-public func stopMapSVG(for map: StopMap, language: Language) -> String { StopMapSVG.render(map, language: language) }
+public func stopMapSVG(for map: StopMap, language: Language, legend: Bool = true) -> String {
+    StopMapSVG.render(map, language: language, legend: legend)
+}

@@ -53,7 +53,8 @@ struct MediaRoutes {
         do {
             wav = try await service.speech.wav(for: text, settings: settings)
         } catch let error as SpeechError {
-            throw Problem(status: .serviceUnavailable, title: "Speech unavailable", detail: error.description)
+            throw Problem(
+                status: .serviceUnavailable, title: "Speech unavailable", detail: error.description, retryAfter: 60)
         }
         var response = Responses.body(
             ByteBuffer(bytes: wav), contentType: "audio/wav", cacheSeconds: service.config.server.cacheSeconds)
@@ -61,7 +62,8 @@ struct MediaRoutes {
         return response
     }
 
-    /// `GET /api/v1/stops/{id}/map.svg?lang=&radius=`: the stop map `kiosk map` draws.
+    /// `GET /api/v1/stops/{id}/map.svg?lang=&radius=&legend=full|none`: the stop map `kiosk map` draws; with
+    /// `legend=none` without the text list under it (the pages show that list as text).
     func stopMap(_ request: Request, _ context: WebRequestContext) throws -> Response {
         let query = try QueryParameters(request)
         let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
@@ -70,7 +72,7 @@ struct MediaRoutes {
         do {
             let stop = try service.pathStop(context, in: database)
             let map = try database.stopMap(for: stop, radiusMeters: radius)
-            return svg(stopMapSVG(for: map, language: lang))
+            return svg(stopMapSVG(for: map, language: lang, legend: try Self.legend(query)))
         } catch let error as LookupError {
             throw Problem.from(error)
         }
@@ -98,8 +100,9 @@ struct MediaRoutes {
         }
     }
 
-    /// `GET /api/v1/plan/map.svg?from=&to=&at=&max_transfers=&option=&lang=`: option N (from 1) of the plan
-    /// `/api/v1/plan` answers for the same query, drawn as `kiosk plan --map` draws it.
+    /// `GET /api/v1/plan/map.svg?from=&to=&at=&max_transfers=&option=&lang=&legend=full|none`: option N (from 1)
+    /// of the plan `/api/v1/plan` answers for the same query, drawn as `kiosk plan --map` draws it; with
+    /// `legend=none` without the numbered list under it (the plan page shows that list as text).
     func journeyMap(_ request: Request) throws -> Response {
         let query = try QueryParameters(request)
         let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
@@ -118,9 +121,21 @@ struct MediaRoutes {
                         ? "no journey from '\(plan.from.name)' to '\(plan.to.name)' at that time: nothing to draw"
                         : "the plan has \(plan.options.count) option(s); option \(option) does not exist")
             }
-            return svg(journeyMapSVG(for: try database.journeyMap(plan, option: option - 1), language: lang))
+            return svg(
+                journeyMapSVG(
+                    for: try database.journeyMap(plan, option: option - 1), language: lang,
+                    legend: try Self.legend(query)))
         } catch let error as LookupError {
             throw Problem.from(error, atGiven: at.given)
+        }
+    }
+
+    /// `legend=full` (the default) draws the text list under a map, `legend=none` leaves it to the page.
+    static func legend(_ query: QueryParameters) throws -> Bool {
+        switch query["legend"] {
+        case nil, "full": return true
+        case "none": return false
+        case let other?: throw Problem.badRequest("legend must be 'full' or 'none' (got '\(String(other.prefix(20)))')")
         }
     }
 
@@ -146,7 +161,8 @@ final class SpeechQueue: Sendable {
             waiting.subtract(1, ordering: .relaxed)
             throw Problem(
                 status: .serviceUnavailable, title: "Speech busy",
-                detail: "\(maxWaiting) spoken answers are already being made; ask again in a few seconds")
+                detail: "\(maxWaiting) spoken answers are already being made; ask again in a few seconds",
+                retryAfter: 5)
         }
         return try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in

@@ -13,6 +13,11 @@ struct Problem: Error, Sendable {
     var suggestions: [StopInfo] = []
     /// For 405: the methods the resource answers.
     var allow: String? = nil
+    /// For 503: when to ask again, in seconds (`Retry-After`); a 503 without one gets `defaultRetryAfter`.
+    var retryAfter: Int? = nil
+
+    /// A 503 says when to come back: a minute unless the cause knows better.
+    static let defaultRetryAfter = 60
 
     static func badRequest(_ detail: String) -> Problem {
         Problem(status: .badRequest, title: "Bad request", detail: detail)
@@ -32,11 +37,13 @@ struct Problem: Error, Sendable {
         case .outsideServiceRange:
             return atGiven
                 ? .badRequest(error.description)
-                : Problem(status: .serviceUnavailable, title: "Timetable out of date", detail: error.description)
+                : Problem(
+                    status: .serviceUnavailable, title: "Timetable out of date", detail: error.description,
+                    retryAfter: 3600)
         case .databaseMissing, .notARouteDatabase:
             return Problem(
                 status: .serviceUnavailable, title: "Timetables unavailable",
-                detail: "the route database cannot be read; the operator has to re-import the feed")
+                detail: "the route database cannot be read; the operator has to re-import the feed", retryAfter: 300)
         }
     }
 

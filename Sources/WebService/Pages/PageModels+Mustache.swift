@@ -28,6 +28,7 @@ extension PageRoutes.StopPage: MustacheParent {
         switch name {
         case "page": page
         case "name": self.name
+        case "fullName": fullName
         case "code": code
         case "stopID": stopID
         case "facts": facts
@@ -40,6 +41,8 @@ extension PageRoutes.StopPage: MustacheParent {
         case "departuresHeading": departuresHeading
         case "departures": departures
         case "liveNotice": liveNotice
+        case "serviceNotice": serviceNotice
+        case "serviceNoticeDetail": serviceNoticeDetail
         case "alertsHeading": alertsHeading
         case "alerts": alerts
         case "emptyNote": emptyNote

@@ -72,9 +72,9 @@ struct PageRoutes {
             resultCount: Message.webStopsFound(found.count).text(lang), results: !found.isEmpty,
             stops: found.map { item in
                 SearchPage.Stop(
-                    href: StopLinks.page(item.stop) + "?lang=\(lang.rawValue)", name: item.stop.name,
-                    code: item.stop.code,
-                    detail: item.stop.parentStationName.map { Message.station($0).text(lang) })
+                    href: StopLinks.page(item.stop) + "?lang=\(lang.rawValue)", name: FeedText.shown(item.stop.name),
+                    code: item.stop.code.map { FeedText.shown($0, limit: 40) },
+                    detail: item.stop.parentStationName.map { Message.station(FeedText.shown($0)).text(lang) })
             },
             noMatches: Message.noMatches.text(lang))
         return Responses.html(
@@ -123,7 +123,10 @@ struct PageRoutes {
             var routes: String
         }
         var page: PageRenderer.Frame
+        /// The name as shown: at most `FeedText.shownLength` characters (`fullName` has the rest).
         var name: String
+        /// The whole name, for the page title and the heading's `title` when `name` is cut.
+        var fullName: String?
         var code: String?
         var stopID: String
         var facts: String?
@@ -138,6 +141,10 @@ struct PageRoutes {
         var departures: [Departure]
         /// "Live information unavailable since 14:05. Showing the timetable." when live data is not in force.
         var liveNotice: String?
+        /// "Timetable out of date (valid … to …)" and what to do, in place of the departures, when the feed's
+        /// calendar does not cover the day (`PageRoutes.outOfServiceView`).
+        var serviceNotice: String?
+        var serviceNoticeDetail: String?
         var alertsHeading: String
         var alerts: [Alert]
         struct Alert {
@@ -247,33 +254,94 @@ struct PageRoutes {
             return warning(.forbidden, .signatureRequired, .signatureRequiredDetail, false)
         case .notAStopCode, .unknownStop:
             let value = QueryParameters.percentDecode(raw) ?? raw
-            return warning(.notFound, .noSuchStop(value), .unknownStopDetail, true)
+            return warning(.notFound, .noSuchStop(FeedText.shown(value, limit: 80)), .unknownStopDetail, true)
         case .stop:
             break
         }
         guard let stop = outcome.stop else { throw Problem.notFound("no such stop") }
-        let view: StopView
+        let model = try Self.stopModel(
+            service: service, database: database, stop: stop, at: at, language: lang, frame: frame)
+        return Answers.html(service.pages.render(model, "stop"), cacheSeconds: service.config.server.cacheSeconds)
+    }
+
+    /// The page model of `stop` at `at`, for the phone page and the `/kiosk` board. When the feed's calendar does
+    /// not cover the day the page still shows the stop — its name and code, routes, map and nearby stops, which do
+    /// not depend on the day — with the notice where the departures would be, and answers 200: the passenger who
+    /// scanned the label is at a real stop and the page says everything that is known about it (the API keeps its
+    /// 503, which tells a program that the departures are missing).
+    static func stopModel(
+        service: WebService, database: RouteDatabase, stop: ResolvedStop, at: Date, language lang: Language,
+        frame: (String) -> PageRenderer.Frame
+    ) throws -> StopPage {
         do {
-            view = try service.stopView(
+            let view = try service.stopView(
                 database, for: stop, at: at, window: service.config.windowMinutes,
                 nearby: service.config.nearbyRadiusMeters, language: lang)
+            return stopModel(view, language: lang, frame: frame(view.stop.name))
+        } catch LookupError.outsideServiceRange(let date, let start, let end) {
+            let (view, notice) = try outOfServiceView(
+                database, stop: stop, at: at, date: date, start: start, end: end,
+                window: service.config.windowMinutes, nearby: service.config.nearbyRadiusMeters, language: lang)
+            var model = stopModel(view, language: lang, frame: frame(view.stop.name))
+            model.serviceNotice = notice.heading
+            model.serviceNoticeDetail = notice.detail
+            model.emptyNote = nil
+            model.nextNote = nil
+            return model.finished()
         } catch let error as LookupError {
-            if case .outsideServiceRange(_, let start, let end) = error {
-                return warning(
-                    .serviceUnavailable, .outOfService(start: start.description, end: end.description),
-                    .outOfServiceDetail, false)
-            }
             throw Problem.from(error)
         }
-        let model = Self.stopModel(view, language: lang, frame: frame(view.stop.name))
-        return Answers.html(service.pages.render(model, "stop"), cacheSeconds: service.config.server.cacheSeconds)
+    }
+
+    /// The stop view on a day the timetable does not cover: what the stop is (read at the nearest day the feed
+    /// covers) without departures, first and last services or live data, and the notice: out of date, or not yet
+    /// in force with the first departure from this stop once it is.
+    static func outOfServiceView(
+        _ database: RouteDatabase, stop: ResolvedStop, at: Date, date: ServiceDate, start: ServiceDate,
+        end: ServiceDate, window: Int, nearby: Int, language lang: Language
+    ) throws -> (view: StopView, notice: (heading: String, detail: String)) {
+        let zone = database.timeZone
+        let notYet = date < start
+        let covered = notYet ? start : end
+        guard case .instant(let instant) = LocalTime.interpret("\(covered.description)T00:00", in: zone) else {
+            throw LookupError.outsideServiceRange(date: date, start: start, end: end)
+        }
+        var view = try database.stopView(
+            for: stop, at: instant, windowMinutes: max(window, 60), nearbyRadiusMeters: nearby)
+        let notice: (heading: String, detail: String)
+        if notYet {
+            let first = view.departures.first?.time ?? view.nextDeparture?.time
+            let from =
+                first.map { LocalTime.iso8601($0, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ") }
+                ?? start.description
+            notice = (
+                Message.notYetInService(start: start.description, end: end.description).text(lang),
+                Message.nextServiceFrom(from).text(lang)
+            )
+        } else {
+            notice = (
+                Message.outOfService(start: start.description, end: end.description).text(lang),
+                Message.outOfServiceDetail.text(lang)
+            )
+        }
+        view.at = at
+        view.windowMinutes = window
+        view.serviceDate = date.description
+        view.departures = []
+        view.serviceSpans = []
+        view.nextDeparture = nil
+        return (view, notice)
     }
 
     static func stopModel(_ view: StopView, language lang: Language, frame: PageRenderer.Frame) -> StopPage {
         let zone = TimeZone(identifier: view.timeZone) ?? .current
         var facts: [String] = []
-        if let station = view.stop.parentStationName { facts.append(Message.station(station).text(lang)) }
-        if let platform = view.stop.platformCode { facts.append(Message.platform(platform).text(lang)) }
+        if let station = view.stop.parentStationName {
+            facts.append(Message.station(FeedText.shown(station)).text(lang))
+        }
+        if let platform = view.stop.platformCode {
+            facts.append(Message.platform(FeedText.shown(platform, limit: 40)).text(lang))
+        }
         switch view.stop.wheelchairBoarding {
         case .accessible: facts.append("♿ " + Message.wheelchairAccessible.text(lang))
         case .notAccessible: facts.append(Message.notWheelchairAccessible.text(lang))
@@ -286,7 +354,8 @@ struct PageRoutes {
                     Message.nextDeparture(
                         clock: LocalTime.clock(next.time, in: zone),
                         dayOffset: LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
-                    ).text(lang) + " · \(next.route.label) → \(next.headsign)"
+                    ).text(lang)
+                    + " · \(FeedText.shown(next.route.label, limit: 40)) → \(FeedText.shown(next.headsign))"
             } else {
                 nextNote = Message.noDeparturesThisWeek.text(lang)
             }
@@ -294,14 +363,16 @@ struct PageRoutes {
         let api = StopLinks.api(view.stop)
         let hasCoordinates = view.stop.coordinate != nil || view.platforms.contains { $0.coordinate != nil }
         return StopPage(
-            page: frame, name: view.stop.name, code: view.stop.code, stopID: view.stop.id,
+            page: frame, name: FeedText.shown(view.stop.name), fullName: FeedText.whole(view.stop.name),
+            code: view.stop.code.map { FeedText.shown($0, limit: 40) }, stopID: view.stop.id,
             facts: facts.isEmpty ? nil : facts.joined(separator: " · "),
             routesHeading: Message.routes.text(lang),
             routes: view.routes.map { entry in
                 StopPage.Route(
-                    colourClass: RouteColours.className(entry.route), label: entry.route.label,
+                    colourClass: RouteColours.className(entry.route),
+                    label: FeedText.shown(entry.route.label, limit: 40),
                     mode: entry.route.mode.name(lang),
-                    towards: entry.directions.flatMap(\.headsigns).joined(separator: " / "),
+                    towards: FeedText.shown(entry.directions.flatMap(\.headsigns).joined(separator: " / "), limit: 240),
                     diagrams: entry.directions.map { direction in
                         StopPage.Picture(
                             href: StopLinks.diagram(
@@ -314,7 +385,7 @@ struct PageRoutes {
             diagramsHeading: Message.webLineDiagrams.text(lang),
             map: hasCoordinates
                 ? StopPage.Picture(
-                    href: "\(api)/map.svg?lang=\(lang.rawValue)",
+                    href: StopLinks.map(view.stop, language: lang),
                     alt: Message.stopMapTitle(stop: view.stop.name).text(lang)) : nil,
             speechHref: "\(api)/speech?lang=\(lang.rawValue)", listenLabel: Message.webListen.text(lang),
             departuresHeading: Message.departures(minutes: view.windowMinutes).text(lang),
@@ -327,8 +398,10 @@ struct PageRoutes {
                 if departure.wheelchairAccessible == .accessible { extra.append("♿") }
                 return StopPage.Departure(
                     clock: LocalTime.clock(departure.expectedTime, in: zone),
-                    colourClass: RouteColours.className(departure.route), label: departure.route.label,
-                    headsign: departure.headsign, extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
+                    colourClass: RouteColours.className(departure.route),
+                    label: FeedText.shown(departure.route.label, limit: 40),
+                    headsign: FeedText.shown(departure.headsign),
+                    extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
                     due: departure.minutesFromNow <= 0
                         ? Message.now.text(lang) : Message.webMinutesToGo(departure.minutesFromNow).text(lang),
                     live: LiveText.mark(departure, language: lang, zone: zone),
@@ -336,7 +409,11 @@ struct PageRoutes {
             },
             liveNotice: LiveText.notice(view, language: lang, zone: zone),
             alertsHeading: Message.alertsHeading.text(lang),
-            alerts: (view.alerts ?? []).map { StopPage.Alert(header: $0.header, description: $0.description) },
+            alerts: (view.alerts ?? []).map {
+                StopPage.Alert(
+                    header: FeedText.shown($0.header, limit: 240),
+                    description: $0.description.map { FeedText.shown($0, limit: 1000) })
+            },
             emptyNote: view.departures.isEmpty
                 ? Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang) : nil,
             nextNote: nextNote,
@@ -345,16 +422,18 @@ struct PageRoutes {
             spansHeading: Message.firstAndLast(date: view.serviceDate).text(lang),
             spans: view.serviceSpans.map { span in
                 StopPage.Span(
-                    colourClass: RouteColours.className(span.route), label: span.route.label,
-                    towards: span.headsigns.joined(separator: " / "), first: LocalTime.clock(span.first, in: zone),
+                    colourClass: RouteColours.className(span.route), label: FeedText.shown(span.route.label, limit: 40),
+                    towards: FeedText.shown(span.headsigns.joined(separator: " / "), limit: 240),
+                    first: LocalTime.clock(span.first, in: zone),
                     last: LocalTime.clock(span.last, in: zone))
             },
             nearbyHeading: Message.nearby(meters: view.nearbyRadiusMeters).text(lang),
             nearby: view.nearby.map { near in
                 StopPage.Near(
-                    href: StopLinks.page(near.stop) + "?lang=\(lang.rawValue)", name: near.stop.name,
-                    code: near.stop.code, distance: "\(near.distanceMeters) m \(near.direction.rawValue)",
-                    routes: near.routes.joined(separator: ", "))
+                    href: StopLinks.page(near.stop) + "?lang=\(lang.rawValue)", name: FeedText.shown(near.stop.name),
+                    code: near.stop.code.map { FeedText.shown($0, limit: 40) },
+                    distance: "\(near.distanceMeters) m \(near.direction.rawValue)",
+                    routes: FeedText.shown(near.routes.joined(separator: ", "), limit: 240))
             },
             noNearby: Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang),
             updated:
@@ -373,6 +452,9 @@ struct PageRoutes {
         struct Option {
             var summary: String
             var map: StopPage.Picture
+            /// The map's numbered points, in order (the picture is asked for without its legend).
+            var points: [String]
+            var has_points: Bool
             var legs: [Leg]
         }
         struct Result {
@@ -409,7 +491,12 @@ struct PageRoutes {
                 let plan = try JourneyPlanning.plan(
                     from: from, to: to, at: at.date, maxTransfers: service.config.maxTransfers, database: database,
                     config: service.config)
-                result = Self.planModel(plan, language: lang)
+                result = Self.planModel(plan, language: lang) { option in
+                    // The journey map's numbered points, under the picture as text that a phone shows at a
+                    // readable size; a map that cannot be made only loses its caption.
+                    guard let map = try? database.journeyMap(plan, option: option) else { return [] }
+                    return JourneyMapSVG.points(map, language: lang).map { FeedText.shown($0.text, limit: 240) }
+                }
             } catch let error as LookupError {
                 problem = Self.plainMessage(error, language: lang)
                 status = Problem.from(error).status
@@ -442,12 +529,15 @@ struct PageRoutes {
         }
     }
 
-    static func planModel(_ plan: JourneyPlan, language lang: Language) -> PlanPage.Result {
+    static func planModel(
+        _ plan: JourneyPlan, language lang: Language, points: (Int) -> [String] = { _ in [] }
+    ) -> PlanPage.Result {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
         let options = plan.options.enumerated().map { number, option in
             let transfers =
                 option.transfers == 0 ? Message.direct.text(lang) : Message.transferCount(option.transfers).text(lang)
+            let numbered = points(number)
             return PlanPage.Option(
                 summary: Message.option(
                     number: number + 1, departure: clock(option.departure), arrival: clock(option.arrival),
@@ -456,26 +546,31 @@ struct PageRoutes {
                 map: StopPage.Picture(
                     href: StopLinks.journeyMap(plan, option: number + 1, language: lang),
                     alt: Message.journeyMapTitle(option: number + 1, from: plan.from.name, to: plan.to.name).text(lang)),
+                points: numbered, has_points: !numbered.isEmpty,
                 legs: option.legs.map { step in
                     switch step.kind {
                     case .walk:
                         return PlanPage.Leg(
                             colourClass: nil, label: nil,
                             text: "\(clock(step.departure)) "
-                                + Message.walkTo(minutes: step.minutes, stop: step.to.name).text(lang))
+                                + Message.walkTo(minutes: step.minutes, stop: FeedText.shown(step.to.name)).text(lang))
                     case .ride:
                         return PlanPage.Leg(
-                            colourClass: step.route.map(RouteColours.className), label: step.route?.label,
+                            colourClass: step.route.map(RouteColours.className),
+                            label: step.route.map { FeedText.shown($0.label, limit: 40) },
                             text: "\(clock(step.departure)) "
                                 + Message.take(
-                                    route: step.route?.label ?? "?", headsign: step.headsign ?? "", stop: step.from.name
+                                    route: FeedText.shown(step.route?.label ?? "?", limit: 40),
+                                    headsign: FeedText.shown(step.headsign ?? ""), stop: FeedText.shown(step.from.name)
                                 ).text(lang) + " · \(clock(step.arrival)) "
-                                + Message.getOffAt(stop: step.to.name, stops: step.stops ?? 0).text(lang))
+                                + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0).text(
+                                    lang))
                     }
                 })
         }
         return PlanPage.Result(
-            title: Message.journeyHeading(from: plan.from.name, to: plan.to.name).text(lang),
+            title: Message.journeyHeading(from: FeedText.shown(plan.from.name), to: FeedText.shown(plan.to.name)).text(
+                lang),
             leaving: Message.leavingFrom(
                 "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))"
             ).text(lang),

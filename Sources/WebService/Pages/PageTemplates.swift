@@ -50,7 +50,7 @@ enum PageTemplates {
         <p class="count">{{resultCount}}</p>
         {{#results}}
         <ul class="stops">
-        {{#stops}}<li><a href="{{href}}"><span class="name">{{name}}</span>{{#code}} <span class="code">{{code}}</span>{{/code}}</a>{{#detail}}<span class="detail">{{detail}}</span>{{/detail}}</li>
+        {{#stops}}<li><a href="{{href}}"><bdi class="name">{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</a>{{#detail}}<bdi class="detail">{{detail}}</bdi>{{/detail}}</li>
         {{/stops}}
         </ul>
         {{/results}}
@@ -61,13 +61,13 @@ enum PageTemplates {
 
     static let stop = """
         {{>head}}
-        <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
-        {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
-        <p class="listen"><span id="listen-l">{{listenLabel}}</span><br><audio controls preload="none" src="{{speechHref}}" aria-labelledby="listen-l"></audio></p>
+        <h1><bdi{{#fullName}} title="{{fullName}}"{{/fullName}}>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</h1>
+        {{#facts}}<p class="facts"><bdi>{{facts}}</bdi></p>{{/facts}}
+        {{^serviceNotice}}<p class="listen"><span id="listen-l">{{listenLabel}}</span><br><audio controls preload="none" src="{{speechHref}}" aria-labelledby="listen-l"></audio></p>{{/serviceNotice}}
         {{#has_routes}}
         <section aria-labelledby="routes-h"><h2 id="routes-h">{{routesHeading}}</h2>
         <ul class="routes">
-        {{#routes}}<li><span class="badge {{colourClass}}">{{label}}</span> <span class="mode">{{mode}}</span> → {{towards}}</li>
+        {{#routes}}<li><bdi class="badge {{colourClass}}">{{label}}</bdi> <span class="mode">{{mode}}</span> → <bdi>{{towards}}</bdi></li>
         {{/routes}}
         </ul>
         {{#has_diagrams}}<details class="diagrams"><summary>{{diagramsHeading}}</summary>
@@ -90,14 +90,14 @@ enum PageTemplates {
         {{#has_spans}}
         <section aria-labelledby="span-h"><h2 id="span-h">{{spansHeading}}</h2>
         <table class="spans"><tbody>
-        {{#spans}}<tr><td><span class="badge {{colourClass}}">{{label}}</span></td><td>{{towards}}</td><td class="time">{{first}} – {{last}}</td></tr>
+        {{#spans}}<tr><td><bdi class="badge {{colourClass}}">{{label}}</bdi></td><td><bdi>{{towards}}</bdi></td><td class="time">{{first}} – {{last}}</td></tr>
         {{/spans}}
         </tbody></table></section>
         {{/has_spans}}
         <section aria-labelledby="near-h"><h2 id="near-h">{{nearbyHeading}}</h2>
         {{#has_nearby}}
         <ul class="stops">
-        {{#nearby}}<li><a href="{{href}}"><span class="name">{{name}}</span>{{#code}} <span class="code">{{code}}</span>{{/code}}</a><span class="detail">{{distance}} · {{routes}}</span></li>
+        {{#nearby}}<li><a href="{{href}}"><bdi class="name">{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</a><span class="detail">{{distance}} · <bdi>{{routes}}</bdi></span></li>
         {{/nearby}}
         </ul>
         {{/has_nearby}}
@@ -119,12 +119,13 @@ enum PageTemplates {
         </form>
         {{#problem}}<p class="warning" role="alert">{{problem}}</p>{{/problem}}
         {{#result}}
-        <h2>{{title}}</h2>
+        <h2><bdi>{{title}}</bdi></h2>
         <p class="facts">{{leaving}}</p>
         {{#options}}
         <section class="option"><h3>{{summary}}</h3>
-        <ol class="legs">{{#legs}}<li>{{#colourClass}}<span class="badge {{colourClass}}">{{label}}</span> {{/colourClass}}{{text}}</li>{{/legs}}</ol>
-        {{#map}}<figure class="map"><img loading="lazy" src="{{href}}" alt="{{alt}}"></figure>{{/map}}
+        <ol class="legs">{{#legs}}<li>{{#colourClass}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
+        <figure class="map">{{#map}}<img loading="lazy" src="{{href}}" alt="{{alt}}">{{/map}}
+        {{#has_points}}<figcaption><ol class="points">{{#points}}<li><bdi>{{.}}</bdi></li>{{/points}}</ol></figcaption>{{/has_points}}</figure>
         </section>
         {{/options}}
         {{#none}}<p>{{none}}</p>{{/none}}
@@ -145,22 +146,23 @@ enum PageTemplates {
 
     /// Alerts, the live notice and the departures: the same on the phone page and the `/kiosk` board.
     static let departureBoard = """
-        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ {{header}}{{#description}}<br><span class="detail">{{description}}</span>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
+        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ <bdi>{{header}}</bdi>{{#description}}<br><bdi class="detail">{{description}}</bdi>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
         {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
+        {{#serviceNotice}}<div class="warning" role="note"><p><strong>{{serviceNotice}}</strong></p>{{#serviceNoticeDetail}}<p>{{serviceNoticeDetail}}</p>{{/serviceNoticeDetail}}</div>{{/serviceNotice}}
         {{#has_departures}}
         <table class="departures"><tbody>
-        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td><span class="badge {{colourClass}}">{{label}}</span></td><td class="headsign">{{headsign}}{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
+        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td><bdi class="badge {{colourClass}}">{{label}}</bdi></td><td class="headsign"><bdi>{{headsign}}</bdi>{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
         {{/departures}}
         </tbody></table>
         {{/has_departures}}
         {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
-        {{#nextNote}}<p>{{nextNote}}</p>{{/nextNote}}
+        {{#nextNote}}<p><bdi>{{nextNote}}</bdi></p>{{/nextNote}}
         """
 
     /// The `/kiosk` board for one stop: a fragment the page puts in place (the phone page's model).
     static let board = """
-        <h1>{{name}}{{#code}} <span class="code">{{code}}</span>{{/code}}</h1>
-        {{#facts}}<p class="facts">{{facts}}</p>{{/facts}}
+        <h1><bdi{{#fullName}} title="{{fullName}}"{{/fullName}}>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</h1>
+        {{#facts}}<p class="facts"><bdi>{{facts}}</bdi></p>{{/facts}}
         {{#map}}<figure class="map"><img src="{{href}}" alt="{{alt}}"></figure>{{/map}}
         <h2>{{departuresHeading}}</h2>
         {{>departureBoard}}
@@ -195,7 +197,7 @@ enum PageTemplates {
         <button id="volume-down" type="button" aria-label="{{speech.volumeDownLabel}}" aria-keyshortcuts="{{speech.volumeDownKey}}">−</button>
         <button id="volume-up" type="button" aria-label="{{speech.volumeUpLabel}}" aria-keyshortcuts="{{speech.volumeUpKey}}">+</button></span>{{/speech.enabled}}
         <a class="lang" id="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
-        <a class="plan-link" href="/plan?from={{home}}&amp;lang={{page.language}}">{{planLabel}}</a>
+        <a class="plan-link" href="/plan?from={{homeQuery}}&amp;lang={{page.language}}">{{planLabel}}</a>
         </footer>
         </body>
         </html>

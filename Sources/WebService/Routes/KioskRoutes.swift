@@ -22,7 +22,7 @@ struct KioskRoutes {
             let model = KioskPage(
                 page: PageRenderer.Frame(
                     language: lang, title: "StopKiosk", path: "/kiosk", feedTag: String(database.feedHash.prefix(12))),
-                home: home, idleSeconds: service.config.idleTimeoutSeconds,
+                home: home, homeQuery: PageRenderer.Frame.encode(home), idleSeconds: service.config.idleTimeoutSeconds,
                 loading: Message.loadingStop.text(lang), hint: Message.holdCodePrompt.text(lang),
                 planLabel: Message.webPlanTitle.text(lang),
                 unavailable: Message.webInformationUnavailable.text(lang),
@@ -42,6 +42,8 @@ struct KioskRoutes {
     struct KioskPage {
         var page: PageRenderer.Frame
         var home: String
+        /// `home` percent-encoded for a query string.
+        var homeQuery: String
         var idleSeconds: Int
         var loading: String
         var hint: String
@@ -100,13 +102,12 @@ struct KioskRoutes {
         if let stopID = query["stop"], !stopID.isEmpty {
             do {
                 let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(stopID)))
-                let view = try service.stopView(
-                    database, for: stop, at: service.now(), window: service.config.windowMinutes,
-                    nearby: service.config.nearbyRadiusMeters, language: lang)
-                let frame = PageRenderer.Frame(language: lang, title: view.stop.name, path: "/kiosk", feedTag: "")
-                response = Responses.html(
-                    service.pages.render(PageRoutes.stopModel(view, language: lang, frame: frame), "board"),
-                    cacheSeconds: nil)
+                // Outside the feed's calendar the board still shows the stop, with the notice in place of the
+                // departures (as the phone page does).
+                let model = try PageRoutes.stopModel(
+                    service: service, database: database, stop: stop, at: service.now(), language: lang
+                ) { title in PageRenderer.Frame(language: lang, title: title, path: "/kiosk", feedTag: "") }
+                response = Responses.html(service.pages.render(model, "board"), cacheSeconds: nil)
             } catch let error as LookupError {
                 throw Problem.from(error, atGiven: false)
             }

@@ -80,6 +80,10 @@ enum StopLinks {
         "/s/" + PercentEncoding.encode(StopKeyKind.labelValue(code: stop.code, id: stop.id))
     }
     static func api(_ stop: StopInfo) -> String { "/api/v1/stops/" + PercentEncoding.encode(stop.id) }
+    /// The stop map without its legend: the page lists the routes and nearby stops as text.
+    static func map(_ stop: StopInfo, language: Language) -> String {
+        api(stop) + "/map.svg?lang=\(language.rawValue)&legend=none"
+    }
 
     /// The line diagram of one direction of `route`, `stop` highlighted.
     static func diagram(route: RouteInfo, direction: Int?, stop: StopInfo, language: Language) -> String {
@@ -89,12 +93,13 @@ enum StopLinks {
     }
 
     /// The journey map of option `option` (from 1) of `plan`, asked for with the plan's own stops and instant so
-    /// that it draws the option the page lists.
+    /// that it draws the option the page lists; without its legend, which the page shows as text.
     static func journeyMap(_ plan: JourneyPlan, option: Int, language: Language) -> String {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let at = String(LocalTime.iso8601(plan.at, in: zone).prefix(16))
         return
             "/api/v1/plan/map.svg?from=\(PercentEncoding.encode(plan.from.id))&to=\(PercentEncoding.encode(plan.to.id))"
             + "&at=\(PercentEncoding.encode(at))&max_transfers=\(plan.maxTransfers)&option=\(option)&lang=\(language.rawValue)"
+            + "&legend=none"
     }
 }
