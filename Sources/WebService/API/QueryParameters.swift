@@ -45,11 +45,24 @@ struct QueryParameters {
         return value
     }
 
+    /// The years `at` may name: wider than any timetable, narrow enough for the calendar to be exact.
+    static let acceptedYears = 1900...2199
+
     /// `at`: a local date-time in the agency's zone (as `kiosk lookup --at`); absent → `now` to the minute, so
     /// that answers within one minute are identical and cacheable.
     func instant(in timeZone: TimeZone, now: Date) throws -> (date: Date, given: Bool) {
         guard let text = self["at"], !text.isEmpty else {
             return (Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 60).rounded(.down) * 60), false)
+        }
+        // A year far from any timetable (0001, 9999) is refused for what it is, before the calendar arithmetic
+        // (which turns Julian centuries and local mean time into a "does not exist" answer) sees it.
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let year = Int(trimmed.prefix(4)), trimmed.prefix(4).allSatisfy({ $0.isASCII && $0.isNumber }),
+            trimmed.dropFirst(4).first == "-", !Self.acceptedYears.contains(year)
+        {
+            throw Problem.badRequest(
+                "at: '\(String(text.prefix(40)))' is outside the accepted range: a local date-time from \(Self.acceptedYears.lowerBound)-01-01T00:00 to \(Self.acceptedYears.upperBound)-12-31T23:59"
+            )
         }
         switch LocalTime.interpret(text, in: timeZone) {
         case .instant(let date): return (date, true)

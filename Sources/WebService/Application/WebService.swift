@@ -93,7 +93,8 @@ public final class WebService: Sendable {
         return router
     }
 
-    /// The HTTP server: HTTP/1.1 with the configured idle timeout and header limit, graceful shutdown on SIGTERM
+    /// The HTTP server: HTTP/1.1 with the configured idle timeout and header limit (a request that does not keep the
+    /// connection alive closes it after the answer: `ConnectionPersistenceHandler`), graceful shutdown on SIGTERM
     /// and SIGINT when run in a `ServiceGroup` (stop accepting, finish what is in flight).
     public func application(
         host: String, port: Int, services: [any Service] = [],
@@ -108,6 +109,7 @@ public final class WebService: Sendable {
             router: router(),
             server: .http1(
                 configuration: .init(
+                    additionalChannelHandlers: [ConnectionPersistenceHandler.Installer()],
                     idleTimeout: .seconds(Int64(server.idleConnectionSeconds)), httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,

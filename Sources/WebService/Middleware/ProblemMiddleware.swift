@@ -5,7 +5,10 @@ import Logging
 
 /// Turns every error into an answer: `Problem`s and Hummingbird's own errors (404 for an unknown path) become
 /// `application/problem+json` under `/api/`, `/health` and `/metrics`, and a page in the reader's language
-/// elsewhere. Anything unexpected is a 500 that names no internals; the log has the error.
+/// elsewhere. Anything unexpected is a 500 that names no internals; the log has the error. Every resource answers
+/// GET and HEAD only, so a request with another method that no route takes (`TRACE`, `CONNECT`, `OPTIONS` without
+/// CORS, an unknown method) is a 405 with `Allow`, not a 404. Error answers carry the security headers (they are
+/// made outside `SecurityHeadersMiddleware`) and a 503 carries `Retry-After`.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext
     let pages: PageRenderer
@@ -23,6 +26,12 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             let problem: Problem
             switch error.status {
+            case .notFound where request.method != .get && request.method != .head:
+                problem = Problem(
+                    status: .methodNotAllowed, title: "Method not allowed",
+                    detail:
+                        "\(String(request.method.rawValue.prefix(20))) is not allowed here; this server answers GET and HEAD",
+                    allow: "GET, HEAD")
             case .notFound:
                 problem = .notFound("nothing at \(PathText.describe(request.uri.path))")
             default:
@@ -43,7 +52,11 @@ struct ProblemMiddleware: RouterMiddleware {
     func respond(_ problem: Problem, to request: Request) -> Response {
         var headers: HTTPFields = [:]
         if let allow = problem.allow { headers[.allow] = allow }
+        if problem.status == .serviceUnavailable {
+            headers[.retryAfter] = String(problem.retryAfter ?? Problem.defaultRetryAfter)
+        }
         headers[.cacheControl] = "no-store"
+        SecurityHeadersMiddleware.apply(to: &headers)
         if Self.isMachinePath(request.uri.path) {
             headers[.contentType] = "application/problem+json"
             return Response(

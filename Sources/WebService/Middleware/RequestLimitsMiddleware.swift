@@ -4,7 +4,8 @@ import KioskConfiguration
 
 /// Limits a request before any route sees it: the URL length (414), the declared body size (413; the API reads
 /// no body), malformed percent-encoding in the path or query (400) and paths that try to climb out (`..`, a
-/// backslash or NUL: 404, as for anything else that does not exist). Header size and the idle-connection timeout
+/// backslash or NUL: 404, as for anything else that does not exist; an encoded `/` inside a segment is not a
+/// climb). Header size and the idle-connection timeout
 /// are the HTTP server's (`WebService.application`).
 struct RequestLimitsMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext
@@ -34,7 +35,11 @@ struct RequestLimitsMiddleware: RouterMiddleware {
         if request.uri.query != nil {
             _ = try QueryParameters(request)  // throws the 400 for a malformed query
         }
-        let segments = decodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        // Segment by segment: a `%2F` inside a segment (a stop code `../../14` in a link) is part of that segment's
+        // value, not a separator; a segment that is, or decodes to, `.` or `..` is a climb.
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map {
+            QueryParameters.percentDecode($0) ?? ""
+        }
         if segments.contains(where: { $0 == ".." || $0 == "." }) || decodedPath.contains("\\")
             || decodedPath.contains("\0")
         {
@@ -56,11 +61,16 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         -> Response
     {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
-        if response.headers[.xFrameOptions] == nil { response.headers[.xFrameOptions] = "DENY" }
+        Self.apply(to: &response.headers)
         return response
+    }
+
+    /// The headers themselves, for answers made outside this middleware (`ProblemMiddleware`'s error answers).
+    static func apply(to headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
+        if headers[.xFrameOptions] == nil { headers[.xFrameOptions] = "DENY" }
     }
 }
 
