@@ -203,6 +203,8 @@ struct ImportSession {
     /// The shape_ids trips name: shapes.txt keeps only these.
     var tripShapeIDs: Set<String> = []
     var interpolated = 0
+    /// Set when a stop time without any time was stored: only then is there anything to interpolate.
+    var storedUntimedStopTimes = false
     var stopSummary = StopServiceSummary()
     var progress: (@Sendable (ProgressUpdate) -> Void)?
 
@@ -303,6 +305,8 @@ struct ImportSession {
     /// Streams one file, calling `body` for each data row with the file's header; returns the number of rows.
     /// A NUL byte anywhere is refused (with the column); bytes that are not UTF-8 are replaced by U+FFFD and
     /// counted as a warning naming the file and line.
+    /// The file is inflated, hashed and split into records on a second thread (`RecordPipeline`), a few chunks
+    /// ahead of `body`, which runs on this one.
     /// `again`: a second reading of a file already read (the feed's hash, the bytes read and the UTF-8 warnings
     /// counted it the first time).
     @discardableResult
@@ -313,7 +317,6 @@ struct ImportSession {
         let started = DispatchTime.now().uptimeNanoseconds
         var rows = 0
         defer { logger.debug("\(file): \(rows) rows in \(ImportSession.elapsed(since: started))") }
-        var parser = CSVStreamParser(maximumRecordBytes: maximumRecordBytes)
         var header: TableHeader?
         let tally = reading
         if !again { tally.hasher.update(data: Array("\(file)\n".utf8)) }
@@ -371,15 +374,17 @@ struct ImportSession {
             }
         }
         do {
-            try source.stream(file) { chunk in
-                if !again { tally.hasher.update(bufferPointer: chunk) }
-                try parser.consume(chunk, handle)
-                if !again { tally.bytesRead += Int64(chunk.count) }
-                progress?(
-                    ProgressUpdate(
-                        stage: file, done: rows, unit: "rows", workDone: tally.bytesRead, workTotal: tally.bytesTotal))
-            }
-            try parser.finish(handle)
+            let bytesBefore = tally.bytesRead
+            let hasher = try RecordPipeline.read(
+                file, from: source, maximumRecordBytes: maximumRecordBytes, hashing: again ? nil : tally.hasher,
+                progress: { fileBytes in
+                    if !again { tally.bytesRead = bytesBefore + fileBytes }
+                    progress?(
+                        ProgressUpdate(
+                            stage: file, done: rows, unit: "rows", workDone: tally.bytesRead,
+                            workTotal: tally.bytesTotal))
+                }, handle)
+            if let hasher { tally.hasher = hasher }
         } catch let error as CSVError {
             switch error {
             case let .recordTooLong(line, limit): throw ImportError.recordTooLong(file: file, line: line, limit: limit)
@@ -725,96 +730,125 @@ struct ImportSession {
         var currentTripBytes: [UInt8] = []
         var currentTrip = 0
         var lastSequence = Int.min, lastTime = Int.min
-        let rows = try forEachRow(
-            "stop_times.txt",
-            { h in
-                c = (
-                    try h.required("trip_id"), h.optional("arrival_time"), h.optional("departure_time"),
-                    try h.required("stop_id"),
-                    try h.required("stop_sequence"), h.optional("stop_headsign"), h.optional("pickup_type"),
-                    h.optional("drop_off_type"),
-                    h.optional("shape_dist_traveled"), h.optional("timepoint")
-                )
+        let writer = StopTimeWriter(insert)
+        defer { writer.close() }
+        /// The writer's failure as the import reports it.
+        func explain(_ failure: Error) -> Error {
+            switch failure as? StopTimeWriter.Failure {
+            case let .duplicate(line, trip, sequence)?:
+                let tripID = tripKeys.first { $0.value == trip }?.key ?? "?"
+                return ImportError.duplicateKey(
+                    file: "stop_times.txt", line: line, key: "trip_id and stop_sequence",
+                    value: "\(tripID) \(sequence)",
+                    firstLine: nil)
+            case let .database(error)?: return error
+            case nil: return failure
             }
-        ) { row in
-            let tripBytes = row.bytes(c.trip)
-            if !tripBytes.elementsEqual(currentTripBytes) || currentTrip == 0 {
-                let tripID = String(decoding: tripBytes, as: UTF8.self)
-                guard let trip = tripKeys[tripID] else {
-                    if tripBytes.isEmpty { throw row.invalid(c.trip, "a non-empty value") }
-                    let error = ImportError.unknownReference(
-                        file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
-                    guard lenient else { throw error }
-                    repairs.add(
-                        "stop_times.txt: dropped a row whose trip_id is not in trips.txt",
-                        at: "\(row.location) '\(ImportError.quoted(tripID))'")
-                    return
-                }
-                currentTrip = trip
-                currentTripBytes = Array(tripBytes)
-                lastSequence = Int.min
-                lastTime = Int.min
-            }
-            let stopID = String(decoding: row.bytes(c.stop), as: UTF8.self)
-            guard let stop = stopKeys[stopID] else {
-                if stopID.isEmpty { throw row.invalid(c.stop, "a non-empty value") }
-                let error = ImportError.unknownReference(
-                    file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID, target: "stops.txt")
-                guard lenient else { throw error }
-                repairs.add(
-                    "stop_times.txt: dropped a row whose stop_id is not in stops.txt",
-                    at: "\(row.location) '\(ImportError.quoted(stopID))'")
-                return
-            }
-            guard let sequence = try row.int(c.sequence), sequence >= 0 else {
-                throw row.invalid(c.sequence, "a non-negative whole number")
-            }
-            var arrival = try row.time(c.arrival)
-            var departure = try row.time(c.departure)
-            if arrival == nil { arrival = departure } else if departure == nil { departure = arrival }
-            if let arrival, let departure {
-                if departure < arrival { throw row.invalid(c.departure, "a time at or after arrival_time") }
-                if sequence > lastSequence, arrival < lastTime {
-                    warnings.add(
-                        "stop_times.txt: a trip's times go backwards",
-                        at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))'")
-                }
-                if departure > 48 * 3600 {
-                    warnings.add(
-                        "stop_times.txt: a time beyond 48:00:00 (two days after the service day starts)",
-                        at:
-                            "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))' \(GTFSTime(seconds: departure))"
+        }
+        let rows: Int
+        do {
+            rows = try forEachRow(
+                "stop_times.txt",
+                { h in
+                    c = (
+                        try h.required("trip_id"), h.optional("arrival_time"), h.optional("departure_time"),
+                        try h.required("stop_id"),
+                        try h.required("stop_sequence"), h.optional("stop_headsign"), h.optional("pickup_type"),
+                        h.optional("drop_off_type"),
+                        h.optional("shape_dist_traveled"), h.optional("timepoint")
                     )
                 }
-                lastTime = departure
+            ) { row in
+                do {
+                    try writer.check()
+                    let tripBytes = row.bytes(c.trip)
+                    if !tripBytes.elementsEqual(currentTripBytes) || currentTrip == 0 {
+                        let tripID = String(decoding: tripBytes, as: UTF8.self)
+                        guard let trip = tripKeys[tripID] else {
+                            if tripBytes.isEmpty { throw row.invalid(c.trip, "a non-empty value") }
+                            let error = ImportError.unknownReference(
+                                file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID,
+                                target: "trips.txt")
+                            guard lenient else { throw error }
+                            repairs.add(
+                                "stop_times.txt: dropped a row whose trip_id is not in trips.txt",
+                                at: "\(row.location) '\(ImportError.quoted(tripID))'")
+                            return
+                        }
+                        currentTrip = trip
+                        currentTripBytes = Array(tripBytes)
+                        lastSequence = Int.min
+                        lastTime = Int.min
+                    }
+                    let stopID = String(decoding: row.bytes(c.stop), as: UTF8.self)
+                    guard let stop = stopKeys[stopID] else {
+                        if stopID.isEmpty { throw row.invalid(c.stop, "a non-empty value") }
+                        let error = ImportError.unknownReference(
+                            file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID,
+                            target: "stops.txt")
+                        guard lenient else { throw error }
+                        repairs.add(
+                            "stop_times.txt: dropped a row whose stop_id is not in stops.txt",
+                            at: "\(row.location) '\(ImportError.quoted(stopID))'")
+                        return
+                    }
+                    guard let sequence = try row.int(c.sequence), sequence >= 0 else {
+                        throw row.invalid(c.sequence, "a non-negative whole number")
+                    }
+                    var arrival = try row.time(c.arrival)
+                    var departure = try row.time(c.departure)
+                    if arrival == nil { arrival = departure } else if departure == nil { departure = arrival }
+                    if departure == nil { storedUntimedStopTimes = true }
+                    if let arrival, let departure {
+                        if departure < arrival { throw row.invalid(c.departure, "a time at or after arrival_time") }
+                        if sequence > lastSequence, arrival < lastTime {
+                            warnings.add(
+                                "stop_times.txt: a trip's times go backwards",
+                                at: "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))'")
+                        }
+                        if departure > 48 * 3600 {
+                            warnings.add(
+                                "stop_times.txt: a time beyond 48:00:00 (two days after the service day starts)",
+                                at:
+                                    "\(row.location) '\(String(decoding: tripBytes, as: UTF8.self))' \(GTFSTime(seconds: departure))"
+                            )
+                        }
+                        lastTime = departure
+                    }
+                    if sequence > lastSequence { lastSequence = sequence }
+                    if !stopHasCoordinates[stop] {
+                        warnings.add(
+                            "stop_times.txt: stop time at a stop without coordinates", at: "\(row.location) '\(stopID)'"
+                        )
+                    }
+                    let pickup = try row.enumValue(c.pickup, allowed: 0...3, warnings: &warnings) ?? 0
+                    let headsign = row.bytes(c.headsign)
+                    stopSummary.add(
+                        trip: currentTrip,
+                        .init(
+                            stop: Int32(stop), sequence: Int32(clamping: sequence),
+                            departure: Int32(clamping: departure ?? -1),
+                            pickupAllowed: pickup != 1,
+                            headsign: headsign.isEmpty
+                                ? -1 : stopSummary.internHeadsign(String(decoding: headsign, as: UTF8.self))))
+                    let dropOff = try row.enumValue(c.dropOff, allowed: 0...3, warnings: &warnings) ?? 0
+                    let timepoint =
+                        try row.enumValue(c.timepoint, allowed: 0...1, warnings: &warnings) ?? (arrival == nil ? 0 : 1)
+                    try writer.add(
+                        .init(
+                            trip: currentTrip, sequence: sequence, stop: stop, arrival: arrival, departure: departure,
+                            headsignStart: 0, headsignEnd: 0, pickup: pickup, dropOff: dropOff, timepoint: timepoint,
+                            dist: try row.double(c.dist), line: row.line),
+                        headsign: headsign)
+                } catch {
+                    // A row written before this one that the database refused comes first.
+                    do { try writer.finish() } catch let failure { throw explain(failure) }
+                    throw error
+                }
             }
-            if sequence > lastSequence { lastSequence = sequence }
-            if !stopHasCoordinates[stop] {
-                warnings.add(
-                    "stop_times.txt: stop time at a stop without coordinates", at: "\(row.location) '\(stopID)'")
-            }
-            let pickup = try row.enumValue(c.pickup, allowed: 0...3, warnings: &warnings) ?? 0
-            let headsign = row.bytes(c.headsign)
-            stopSummary.add(
-                trip: currentTrip,
-                .init(
-                    stop: Int32(stop), sequence: Int32(clamping: sequence), departure: Int32(clamping: departure ?? -1),
-                    pickupAllowed: pickup != 1,
-                    headsign: headsign.isEmpty
-                        ? -1 : stopSummary.internHeadsign(String(decoding: headsign, as: UTF8.self))))
-            insert.bind(1, currentTrip); insert.bind(2, sequence); insert.bind(3, stop)
-            insert.bind(4, arrival); insert.bind(5, departure)
-            insert.bind(6, bytes: headsign)
-            insert.bind(7, pickup)
-            insert.bind(8, try row.enumValue(c.dropOff, allowed: 0...3, warnings: &warnings) ?? 0)
-            insert.bind(
-                9, try row.enumValue(c.timepoint, allowed: 0...1, warnings: &warnings) ?? (arrival == nil ? 0 : 1))
-            insert.bind(10, try row.double(c.dist))
-            guard try insert.run() else {
-                throw ImportError.duplicateKey(
-                    file: "stop_times.txt", line: row.line, key: "trip_id and stop_sequence",
-                    value: "\(String(decoding: tripBytes, as: UTF8.self)) \(sequence)", firstLine: nil)
-            }
+            try writer.finish()
+        } catch let failure as StopTimeWriter.Failure {
+            throw explain(failure)
         }
         stopSummary.finishTrip()
         if rows == 0 {
@@ -942,6 +976,7 @@ struct ImportSession {
     /// surrounding timepoints — by shape distance when the trip has it, by stop count otherwise — so that every
     /// stop time has a departure. A trip whose first or last stop has no time cannot be fixed and is reported.
     mutating func interpolateMissingTimes(_ db: Database) throws {
+        guard storedUntimedStopTimes else { return }  // no NULL departure_time to look for
         let trips = try Int.fetchAll(db, sql: "SELECT DISTINCT trip_idx FROM stop_times WHERE departure_time IS NULL")
         guard !trips.isEmpty else { return }
         let update = try db.makeStatement(

@@ -82,9 +82,50 @@ struct GTFSRow {
     }
 
     func double(_ column: Int) throws -> Double? {
-        guard let text = string(column) else { return nil }
-        guard let value = Double(text), value.isFinite else { throw invalid(column, "a decimal number") }
+        let field = bytes(column)
+        if field.isEmpty { return nil }
+        if let value = Self.plainDecimal(field) { return value }
+        guard let value = Double(String(decoding: field, as: UTF8.self)), value.isFinite else {
+            throw invalid(column, "a decimal number")
+        }
         return value
+    }
+
+    /// `-?[0-9]+(.[0-9]+)?` with at most 19 digits, as coordinates and distances are written, read without
+    /// building a String: when the digits make a whole number below 2^53 and the fraction has at most 22
+    /// digits, both it and the power of ten are exact doubles and one correctly rounded division gives the
+    /// double nearest the decimal — the value `Double(String)` returns. Anything else: nil (read the slow way).
+    @inline(__always)
+    static func plainDecimal(_ field: UnsafeBufferPointer<UInt8>) -> Double? {
+        var index = 0
+        let negative = field[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0, integerDigits = 0, fractionDigits = 0
+        var sawPoint = false
+        while index < field.count {
+            let byte = field[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                mantissa = mantissa &* 10 &+ UInt64(byte &- 0x30)
+                digits += 1
+                if sawPoint { fractionDigits += 1 } else { integerDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits <= 19, integerDigits > 0, !sawPoint || fractionDigits > 0, mantissa <= 1 << 53 else {
+            return nil
+        }
+        let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    /// 10^0 … 10^19, each exactly representable as a double.
+    static let exactPowersOfTen: [Double] = (0...19).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
     }
 
     func time(_ column: Int) throws -> Int? {

@@ -17,6 +17,9 @@ struct ImportBench: ParsableCommand {
     @Option(help: "Measured runs of each side (after one warm-up of each).")
     var runs = 3
 
+    @Flag(help: "Also time the import's stages (its debug log) and the reading passes, min and median of --runs.")
+    var stages = false
+
     func run() throws {
         guard let sqlite3 = Measure.which("sqlite3") else {
             throw ValidationError("sqlite3 is not installed (run kiosk/setup.sh)")
@@ -36,16 +39,23 @@ struct ImportBench: ParsableCommand {
 
         var ours: [Double] = [], peer: [Double] = [], ratios: [Double] = []
         var rows = 0
+        let stageLog = StageLog()
         for run in 0...runs {
             let ourDB = work.appendingPathComponent("ours.sqlite").path
             let peerDB = work.appendingPathComponent("peer.sqlite").path
             try? FileManager.default.removeItem(atPath: peerDB)
+            stageLog.startRun()
+            let logger = stages ? Logger(label: "kiosk-bench", factory: { _ in stageLog.handler }) : Measure.quietLogger
             let (summary, ourTime) = try Measure.seconds {
-                try GTFSImporter(feedPath: feed, databasePath: ourDB, logger: Measure.quietLogger).run()
+                try GTFSImporter(feedPath: feed, databasePath: ourDB, logger: logger).run()
             }
             let peerTime = try Measure.runProcess(sqlite3, [peerDB], stdin: peerScript).seconds
             rows = summary.count("stop_times")
-            if run == 0 { continue }  // warm-up: page cache, first-touch allocation
+            if run == 0 {  // warm-up: page cache, first-touch allocation
+                stageLog.discardRun()
+                continue
+            }
+            stageLog.record("whole import", ourTime)
             ours.append(ourTime); peer.append(peerTime); ratios.append(ourTime / peerTime)
             print(
                 "run \(run): ours \(Measure.format(ourTime))  sqlite3 .import \(Measure.format(peerTime))  ratio \(String(format: "%.2f", ourTime / peerTime))"
@@ -66,6 +76,28 @@ struct ImportBench: ParsableCommand {
             peak resident memory of this benchmark process (our imports): \(String(format: "%.0f", Measure.peakResidentMB())) MB
             peak resident memory of a 'kiosk import' process: \(command.map { String(format: "%.0f MB", $0.peakResidentMB) } ?? "not measured (build kiosk)") (limit 150 MB)
             """)
+        guard stages else { return }
+        print(
+            "stages of our import (seconds, min / median of \(runs) runs; the files' times include their rows' inserts):"
+        )
+        for (stage, times) in stageLog.stages {
+            print("  \(stage.padding(toLength: 34, withPad: " ", startingAt: 0)) \(Self.minMedian(times))")
+        }
+        var passes: [String: [Double]] = [:], order: [String] = []
+        for _ in 0..<runs {
+            for pass in try ImportReadingProfile.measure(feedPath: feed) {
+                if passes[pass.stage] == nil { order.append(pass.stage) }
+                passes[pass.stage, default: []].append(pass.seconds)
+            }
+        }
+        print("reading passes without the database (each adds one stage to the previous):")
+        for stage in order {
+            print("  \(stage.padding(toLength: 46, withPad: " ", startingAt: 0)) \(Self.minMedian(passes[stage]!))")
+        }
+    }
+
+    static func minMedian(_ times: [Double]) -> String {
+        String(format: "%7.3f / %7.3f", times.min() ?? .nan, Measure.median(times))
     }
 
     /// Writes the feed's stop_times.txt to a plain file, streaming (so this process's peak memory stays that of
@@ -89,5 +121,56 @@ struct ImportBench: ParsableCommand {
         return headerLine.split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\u{FEFF}")))
         }
+    }
+}
+
+/// Collects the importer's debug lines `STAGE: [N rows in ]X s` per run (a stage met twice in one run, such as a
+/// file read twice, is summed), in the order first met.
+final class StageLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: [String: Double] = [:]
+    private(set) var order: [String] = []
+    private var times: [String: [Double]] = [:]
+
+    var stages: [(String, [Double])] { lock.withLock { order.map { ($0, times[$0] ?? []) } } }
+
+    func startRun() { lock.withLock { current = [:] } }
+    func discardRun() { lock.withLock { current = [:] } }
+
+    func record(_ stage: String, _ seconds: Double) {
+        lock.withLock {
+            current[stage, default: 0] += seconds
+            for (name, value) in current {
+                if !order.contains(name) { order.append(name) }
+                times[name, default: []].append(value)
+            }
+            current = [:]
+        }
+    }
+
+    fileprivate func line(_ message: String) {
+        guard let colon = message.range(of: ": ", options: .backwards), message.hasSuffix(" s"),
+            let seconds = Double(message[colon.upperBound...].split(separator: " ").dropLast().last ?? "")
+        else { return }
+        let stage = String(message[..<colon.lowerBound])
+        lock.withLock {
+            if current[stage] == nil, !order.contains(stage) { order.append(stage) }
+            current[stage, default: 0] += seconds
+        }
+    }
+
+    var handler: LogHandler { Handler(sink: self) }
+
+    private struct Handler: LogHandler {
+        let sink: StageLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) { sink.line(event.message.description) }
     }
 }

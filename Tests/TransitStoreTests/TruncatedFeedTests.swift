@@ -24,7 +24,9 @@ import Testing
         return (summary, try DatabaseQueue(path: db))
     }
 
-    func importError(_ feed: URL, lenient: Bool = false, sourceLocation: SourceLocation = #_sourceLocation)
+    func importError(
+        _ feed: URL, lenient: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    )
         -> ImportError?
     {
         do {
@@ -183,7 +185,9 @@ import Testing
     ])
     func everyFileIsReadTheSameWay(file: String, contents: String, line: Int, fields: Int, columns: Int) throws {
         var changes: [String: String?] = [file: contents]
-        if file == "shapes.txt" { changes["trips.txt"] = "route_id,service_id,trip_id,shape_id\nR1,WK,T1,SH\nR1,WK,T2,SH\n" }
+        if file == "shapes.txt" {
+            changes["trips.txt"] = "route_id,service_id,trip_id,shape_id\nR1,WK,T1,SH\nR1,WK,T2,SH\n"
+        }
         let feed = TestSupport.feed(replacing: changes)
         guard case let .truncatedRecord(errorFile, errorLine, errorFields, errorColumns, cause) = importError(feed)
         else {
@@ -215,7 +219,9 @@ import Testing
         let (summary, db) = try importFeed(feed, lenient: true)
         #expect(summary.repairs.total == 1)
         #expect(summary.repairs.kinds.first?.examples == ["shapes.txt:5 (2 of 4 fields)"])
-        #expect(try db.read { try Int.fetchOne($0, sql: "SELECT source_point_count FROM shapes WHERE shape_id = 'SH'") } == 2)
+        #expect(
+            try db.read { try Int.fetchOne($0, sql: "SELECT source_point_count FROM shapes WHERE shape_id = 'SH'") }
+                == 2)
     }
 
     @Test func theImportCommandSaysSo() throws {
@@ -237,5 +243,55 @@ import Testing
                 "  1 × stop_times.txt: dropped the last record: shorter than the header and no final newline (the file looks cut short):\n      stop_times.txt:7 (3 of 5 fields)"
             ), "\(lenient.stdout)")
         #expect(lenient.stdout.contains(try Regex(#"\n  stop_times +5\n"#)), "\(lenient.stdout)")
+    }
+}
+
+/// Issue 27, import speed: the checks that keep a faster import's output the same.
+@Suite struct ImportSpeedEquivalenceTests {
+    /// Coordinates and distances are read without a String when they are plain decimals; the value must be
+    /// the very double `Double(String)` gives (bit for bit), or the fast path must decline.
+    @Test func plainDecimalsReadAsDoubleParsesThem() {
+        var random = SplitMix64(seed: 27)
+        var samples = [
+            "0", "-0", "0.0", "-0.0", "1", "007.5", "54.67053", "25.28296", "-78.50", "-0.2200", "9007199254740993",
+            "9007199254740992", "0.1", "0.30000000000000004", "123456789.123456789", "1.", ".5", "+1", "1e5", "--1",
+            "1.2.3", "-", "nan", "inf", "12345678901234567890",
+        ]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...19, using: &random)
+            var text = (0..<digits).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined()
+            let point = Int.random(in: 0...digits, using: &random)
+            if point > 0 && point < digits { text.insert(".", at: text.index(text.startIndex, offsetBy: point)) }
+            if Bool.random(using: &random) { text = "-" + text }
+            samples.append(text)
+        }
+        var fast = 0
+        for text in samples {
+            let bytes = Array(text.utf8)
+            let value = bytes.withUnsafeBufferPointer { GTFSRow.plainDecimal($0) }
+            guard let value else { continue }
+            fast += 1
+            let reference = Double(text)
+            #expect(
+                reference?.bitPattern == value.bitPattern, "\(text): \(value) against \(String(describing: reference))")
+        }
+        #expect(fast > samples.count / 2, "the fast path should take most plain decimals")
+    }
+
+    /// Rows written on the writer thread: a repeated trip and sequence is reported as before (file, line,
+    /// value), and a bad row after it does not hide it.
+    @Test func aRepeatedStopSequenceIsStillReportedWithItsLine() throws {
+        let stopTimes =
+            TruncatedFeedTests.header
+            + "T1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,1\nT1,08:xx:00,08:20:00,S3,3\n"
+        let feed = TestSupport.feed(replacing: ["stop_times.txt": stopTimes])
+        let db = TemporaryFolder.make("db").appendingPathComponent("routes.sqlite").path
+        #expect(
+            throws: ImportError.duplicateKey(
+                file: "stop_times.txt", line: 3, key: "trip_id and stop_sequence", value: "T1 1", firstLine: nil)
+        ) {
+            try GTFSImporter(feedPath: feed.path, databasePath: db).run()
+        }
+        #expect(!FileManager.default.fileExists(atPath: db))
     }
 }
