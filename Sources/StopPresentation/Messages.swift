@@ -184,6 +184,24 @@ public enum Message: Sendable, Equatable {
     case keyRouteDiagram
     case keyNextRoute
     case loadingDiagram
+    // MARK: Routes (`kiosk routes`, `kiosk route`; issue 25)
+    case agencyPhone(String)
+    case noRouteMatches(String)
+    case routeCount(Int)
+    /// A direction's heading: its direction_id (nil: the feed gives none), where it goes, how many stops.
+    case routeDirectionHeading(direction: Int?, headsign: String, stops: Int)
+    case routeBranchesHeading
+    case tripsStartAt(String)
+    case tripsEndAt(String)
+    case tripsAlsoServe(String)
+    case tripCount(Int)
+    case routeServiceOn(date: String, trips: Int)
+    case firstAndLastTrip(first: String, last: String)
+    case noServiceInPeriod
+    /// The typical (median) gap between departures, and the shortest and longest, in minutes.
+    case headwayEvery(typical: Int, shortest: Int, longest: Int)
+    case departureCount(Int)
+    case dayPeriod(DayPeriod)
 
     public func text(_ language: Language) -> String {
         let es = language == .es
@@ -480,6 +498,41 @@ public enum Message: Sendable, Equatable {
                 : (n == 1 ? "There is one more option." : "There are \(n) more options.")
         case let .speechVolume(percent):
             return es ? "Volumen \(percent) por ciento." : "Volume \(percent) percent."
+        case let .agencyPhone(phone): return es ? "tel. \(phone)" : "phone \(phone)"
+        case let .noRouteMatches(text):
+            return es ? "Ninguna línea ni operador coincide con «\(text)»." : "No route or operator matches “\(text)”."
+        case let .routeCount(n): return es ? "\(n) línea\(n == 1 ? "" : "s")" : "\(n) route\(n == 1 ? "" : "s")"
+        case let .routeDirectionHeading(direction, headsign, stops):
+            let which = direction.map { es ? "Sentido \($0)" : "Direction \($0)" } ?? (es ? "Recorrido" : "Route")
+            return es
+                ? "\(which): hacia \(headsign) · \(stops) parada\(stops == 1 ? "" : "s")"
+                : "\(which): to \(headsign) · \(stops) stop\(stops == 1 ? "" : "s")"
+        case .routeBranchesHeading: return es ? "Variantes:" : "Variants:"
+        case let .tripsStartAt(stop): return es ? "algunos viajes empiezan en \(stop)" : "some trips start at \(stop)"
+        case let .tripsEndAt(stop): return es ? "algunos viajes terminan en \(stop)" : "some trips end at \(stop)"
+        case let .tripsAlsoServe(list):
+            return es ? "algunos viajes pasan también por \(list)" : "some trips also serve \(list)"
+        case let .tripCount(n): return es ? "\(n) viaje\(n == 1 ? "" : "s")" : "\(n) trip\(n == 1 ? "" : "s")"
+        case let .routeServiceOn(date, trips):
+            if trips == 0 { return es ? "Sin viajes el \(date)." : "No trips on \(date)." }
+            return es
+                ? "Servicio el \(date): \(trips) viaje\(trips == 1 ? "" : "s")"
+                : "Service on \(date): \(trips) trip\(trips == 1 ? "" : "s")"
+        case let .firstAndLastTrip(first, last):
+            return es ? "Primer viaje \(first), último \(last)" : "First trip \(first), last \(last)"
+        case .noServiceInPeriod: return es ? "sin servicio" : "no service"
+        case let .headwayEvery(typical, shortest, longest):
+            let range = shortest == longest ? "" : (es ? " (de \(shortest) a \(longest))" : " (\(shortest)–\(longest))")
+            return es ? "cada \(typical) min\(range)" : "every \(typical) min\(range)"
+        case let .departureCount(n):
+            return es ? "\(n) salida\(n == 1 ? "" : "s")" : "\(n) departure\(n == 1 ? "" : "s")"
+        case let .dayPeriod(period):
+            switch period {
+            case .morningPeak: return es ? "Hora punta mañana" : "Morning peak"
+            case .midday: return es ? "Mediodía" : "Midday"
+            case .evening: return es ? "Tarde" : "Evening"
+            case .night: return es ? "Noche" : "Night"
+            }
         }
     }
 }
