@@ -113,6 +113,39 @@ import TransitStore
         #expect(accepted.liveTrips(id: "T1").first?.stops[1].departureDelay == 86_400)
     }
 
+    @Test func aFeedKeepsAtMostFiftyThousandEntitiesWhicheverWayItIsDecoded() throws {
+        // Empty entities (two bytes each: under the parallel decoder's threshold) and entities with an id and a
+        // vehicle (over it): the same cap either way, counted.
+        for withContent in [false, true] {
+            var message = TransitRealtime_FeedMessage()
+            message.header.gtfsRealtimeVersion = "2.0"
+            message.header.timestamp = 1_795_611_580
+            message.entity = (0..<(RealtimeFeed.maximumEntities + 7)).map { n in
+                var entity = TransitRealtime_FeedEntity()
+                if withContent {
+                    entity.id = "vehicle-\(n)"
+                    entity.vehicle.stopID = "S\(n)"
+                }
+                return entity
+            }
+            let bytes = try message.serializedData(partial: true)  // entity ids are required fields
+            #expect((bytes.count >= 256 << 10) == withContent)
+            let feed = try RealtimeFeed.decode(bytes)
+            #expect(feed.contents.entities == RealtimeFeed.maximumEntities)
+            #expect(feed.oddities["entities beyond the first 50000 left out"] == 7)
+        }
+    }
+
+    @Test func aRepeatedTripUpdateReplacesTheEarlierOne() throws {
+        let feed = try S.feed(
+            timestamp: UInt64(S.epoch(8, 0)),
+            (0..<1_000).map { n in S.tripUpdate("T1", [S.stop(sequence: 20, departureDelay: Int32(n))]) })
+        let live = S.matcher.match(feed, schedules: ["T1": S.trip("T1")], referenceTime: S.instant(8, 0))
+        #expect(live.liveTrips(id: "T1").count == 1)
+        #expect(live.liveTrips(id: "T1").first?.stops[1].departureDelay == 999)
+        #expect(live.statistics.duplicateTripUpdates == 999 && live.statistics.tripsMatched == 1_000)
+    }
+
     // MARK: Many alerts
 
     @Test func aStopShowsAtMostFiveAlertsTheMostSevereAndSaysHowManyMore() throws {

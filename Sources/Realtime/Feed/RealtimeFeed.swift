@@ -68,7 +68,7 @@ public struct RealtimeFeed: Sendable {
 
     /// Entities beyond this many are left out, and counted in `oddities`: the largest real feeds carry tens of
     /// thousands, and each decoded entity costs far more memory than its bytes on the wire.
-    public static let maximumEntities = 100_000
+    public static let maximumEntities = 50_000
 
     /// Decodes a FeedMessage. Never traps: text, truncated and garbage input become a `FeedDecodingError`.
     /// Required fields are not enforced (real feeds omit them): a missing header version or entity id is
@@ -88,11 +88,8 @@ public struct RealtimeFeed: Sendable {
         let splits: [EntitySplit]
         var entitiesLeftOut = 0
         do {
-            if data.count >= parallelThreshold, var layout = TopLevelLayout(data) {
-                if layout.entities.count > maximumEntities {
-                    entitiesLeftOut = layout.entities.count - maximumEntities
-                    layout.entities.removeSubrange(maximumEntities...)
-                }
+            if data.count >= parallelThreshold, let layout = TopLevelLayout(data, keepingEntities: maximumEntities) {
+                entitiesLeftOut = layout.entitiesLeftOut
                 (message, splits) = try decodeInParallel(data, layout)
             } else {
                 message = try TransitRealtime_FeedMessage(serializedBytes: data, partial: true)
@@ -214,12 +211,14 @@ extension RealtimeFeed {
 
     /// Where the FeedMessage's own fields lie: the header (field 1) and each entity (field 2), both
     /// length-delimited. Nil for anything else at the top level (extensions, unknown fields, a repeated header,
-    /// truncation), which the plain decoder then handles and reports.
+    /// truncation), which the plain decoder then handles and reports. Entities past `keepingEntities` are only
+    /// counted (a hostile feed's millions of ranges are not kept).
     struct TopLevelLayout {
         var header: Range<Int>?
         var entities: [Range<Int>] = []
+        var entitiesLeftOut = 0
 
-        init?(_ data: Data) {
+        init?(_ data: Data, keepingEntities limit: Int = .max) {
             let parsed: Bool = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
                 var offset = 0
                 func varint() -> UInt64? {
@@ -244,7 +243,7 @@ extension RealtimeFeed {
                         guard header == nil else { return false }
                         header = range
                     case 2:
-                        entities.append(range)
+                        if entities.count < limit { entities.append(range) } else { entitiesLeftOut += 1 }
                     default:
                         return false
                     }
@@ -286,7 +285,7 @@ extension RealtimeFeed {
             }
         }
         if let error = results.error { throw error }
-        return (message, results.values())
+        return (message, results.takeValues())
     }
 }
 
@@ -351,7 +350,17 @@ final class ParallelSlots<Value>: @unchecked Sendable {
         lock.unlock()
     }
 
-    func values() -> [Value] { slots.map { $0! } }
+    /// The values, every slot filled; the slots are emptied (no second copy of a large result stays alive).
+    func takeValues() -> [Value] {
+        var values: [Value] = []
+        values.reserveCapacity(slots.count)
+        for index in slots.indices {
+            values.append(slots[index]!)
+            slots[index] = nil
+        }
+        slots = []
+        return values
+    }
 }
 
 /// A realtime feed file that could not be read.

@@ -91,6 +91,9 @@ public struct FeedInspection: Sendable, Codable {
                     "\(s.timeDelayConflicts) events give a delay and a time more than a minute apart (the time was used)"
                 )
             }
+            if s.duplicateTripUpdates > 0 {
+                notes.append("\(s.duplicateTripUpdates) trip updates repeat an earlier one for the same trip and day (the last was used)")
+            }
             if s.outOfRangeEvents > 0 {
                 notes.append(
                     "\(s.outOfRangeEvents) times or delays are out of range (a time outside 2000–2100, a delay over a day): ignored"

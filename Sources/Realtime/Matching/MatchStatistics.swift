@@ -16,6 +16,9 @@ public struct MatchStatistics: Sendable, Equatable, Codable {
     public var tripsDeleted = 0
     /// Trip updates that name no trip_id (route-only descriptors), or a relationship this kiosk ignores (DUPLICATED).
     public var tripsIgnored = 0
+    /// Updates for a trip instance (trip, date, start time) an earlier update of the feed already gave: the
+    /// later one is used.
+    public var duplicateTripUpdates = 0
     /// A start_date on which the trip's service does not run (the update is applied all the same).
     public var tripsNotRunningOnStartDate = 0
 

@@ -73,7 +73,16 @@ public struct TripUpdateMatcher: Sendable {
             }
             context.stats.tripsMatched += 1
             let live = context.liveTrip(update, schedule: schedule)
-            trips[tripID, default: []].append(live)
+            // One update per trip instance (date and start time): a repeated one replaces the earlier, so what is
+            // kept is bounded by the timetable, whatever the feed repeats.
+            if let earlier = trips[tripID]?.firstIndex(where: {
+                $0.serviceDate == live.serviceDate && $0.startTime == live.startTime
+            }) {
+                context.stats.duplicateTripUpdates += 1
+                trips[tripID]![earlier] = live
+            } else {
+                trips[tripID, default: []].append(live)
+            }
         }
         return LiveTimetable(
             statistics: context.stats, feedTimestamp: feed.headerTimestamp, timeZone: timeZone, trips: trips,
