@@ -201,10 +201,10 @@ let package = Package(
                 "TransitModel", "TransitStore", "TripPlanning", "JourneyPlanner", "StopPresentation",
                 "KioskConfiguration",
                 "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SampleData", "Realtime", "Speech",
+                "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Logging", package: "swift-log"),
-                "SystemSupport",
             ],
             swiftSettings: strict
         ),

@@ -129,11 +129,11 @@ public enum Message: Sendable, Equatable {
     /// Online mode without fresh live data: no departures are shown.
     case liveOnlyNoneShown
     case alertsHeading
+    /// Alerts in force beyond those listed (a stop view lists at most `StopView.maximumAlertsShown`).
+    case moreAlerts(Int)
     /// `kiosk plan` with live data configured: the planner uses the timetable.
     case plansUseTimetable
     // MARK: Speech (issue 15): sentences written for the ear (see SpeechText.swift). Numbers that a voice misreads
-    /// Alerts in force beyond those listed (a stop view lists at most `StopView.maximumAlertsShown`).
-    case moreAlerts(Int)
     // as digits ("1 minuto", "8:05") are written in words by `SpokenNumber`.
     case speechStop(String)
     case speechStation(String)
@@ -400,6 +400,8 @@ public enum Message: Sendable, Equatable {
                 ? "Este quiosco muestra solo salidas en vivo, y ahora no las hay."
                 : "This kiosk shows live departures only, and none are available now."
         case .alertsHeading: return es ? "Avisos" : "Service alerts"
+        case let .moreAlerts(n):
+            return es ? (n == 1 ? "y 1 aviso más" : "y \(n) avisos más") : (n == 1 ? "and 1 more alert" : "and \(n) more alerts")
         case .plansUseTimetable:
             return es
                 ? "Los viajes se calculan con el horario programado, no con los tiempos en vivo."
@@ -408,8 +410,6 @@ public enum Message: Sendable, Equatable {
         case let .speechStop(name): return es ? "Parada \(name)." : "Stop \(name)."
         case let .speechStation(name): return es ? "Estación \(name)." : "\(name) station."
         case let .speechPlatform(p): return es ? "Andén \(p)." : "Platform \(p)."
-        case let .moreAlerts(n):
-            return es ? (n == 1 ? "y 1 aviso más" : "y \(n) avisos más") : (n == 1 ? "and 1 more alert" : "and \(n) more alerts")
         case let .speechAccessible(yes):
             return yes
                 ? (es ? "Accesible en silla de ruedas." : "Wheelchair accessible.")
