@@ -1,5 +1,6 @@
 import Foundation
 import KioskTesting
+import Speech
 import StopPresentation
 import Testing
 import TransitModel
@@ -89,7 +90,10 @@ extension KioskEffect {
     }
 }
 
-/// The real kiosk (`kiosk run --no-camera`) in tmux, speaking into a log sink paced like a loudspeaker.
+/// The real kiosk (`kiosk run --no-camera`) in tmux, speaking into a log sink paced like a loudspeaker. While the
+/// test's hold file exists (`KIOSK_AUDIO_LOG_HOLD`), every utterance keeps playing until it is cut, so the keys
+/// that interrupt it find it playing however slow the machine is; the file is removed before the utterance that
+/// must play to its end.
 @Suite(.serialized) struct KioskSpeechEndToEndTests {
     static func lines(_ path: String) -> [String] {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -117,6 +121,8 @@ extension KioskEffect {
         let folder = TemporaryFolder.make("kiosk-speech")
         let log = folder.appendingPathComponent("audio.log").path
         let config = folder.appendingPathComponent("kiosk.toml").path
+        let hold = folder.appendingPathComponent("audio.hold").path
+        try #require(FileManager.default.createFile(atPath: hold, contents: nil), "cannot create \(hold)")
         try """
         home_stop = "1091"
         idle_timeout_seconds = 600
@@ -127,7 +133,7 @@ extension KioskEffect {
         log_file = "\(log)"
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let command =
-            "env TERM=xterm-256color '\(Programs.kiosk.path)' run --no-camera --config '\(config)' --log '\(folder.path)/kiosk.log'; echo KIOSK-EXITED $?; sleep 600"
+            "env TERM=xterm-256color \(LogAudioSink.holdVariable)='\(hold)' '\(Programs.kiosk.path)' run --no-camera --config '\(config)' --log '\(folder.path)/kiosk.log'; echo KIOSK-EXITED $?; sleep 600"
         let screen = try TmuxScreen(tmux: TmuxScreen.executable!, width: 80, height: 24, command: command)
         try screen.wait(for: "the idle screen") { $0.contains("El Ejido") && $0.contains("Acerque el código") }
 
@@ -138,7 +144,8 @@ extension KioskEffect {
         #expect(lines[0].hasSuffix("Acerque el código de su parada a la cámara."), "\(lines)")
         let firstText = lines[0].components(separatedBy: "text=").last ?? ""
 
-        // F5 again while it plays: the first is cut, the same text starts again from the beginning.
+        // F5 again while it plays (held, it plays until cut): the first is cut, the same text starts again from the
+        // beginning.
         try screen.send("F5")
         lines = try Self.waitForLog(log, "the repeat") { $0.filter { $0.hasPrefix("begin es") }.count == 2 }
         #expect(lines[1].hasPrefix("cancelled samples="), "\(lines)")
@@ -152,14 +159,15 @@ extension KioskEffect {
         #expect(lines[3].hasPrefix("cancelled samples="), "\(lines)")
         try screen.send("Escape")
 
-        // Volume up: said at the new volume, and played to the end.
+        // Volume up: said at the new volume, and played to the end (released: utterances end when played).
+        try FileManager.default.removeItem(atPath: hold)
         try screen.send("F8")
         lines = try Self.waitForLog(log, "the volume") { $0.count >= 6 }
         #expect(lines[4] == "begin es rate=160 volume=120 chars=22 text=Volumen 60 por ciento.", "\(lines)")
         #expect(lines[5].hasPrefix("end samples="), "\(lines)")
 
         try screen.send("C-c")
-        let after = try screen.wait(for: "the kiosk to exit", timeout: 30) { $0.contains("KIOSK-EXITED") }
+        let after = try screen.wait(for: "the kiosk to exit") { $0.contains("KIOSK-EXITED") }
         #expect(after.contains("KIOSK-EXITED 0"))
     }
 }
