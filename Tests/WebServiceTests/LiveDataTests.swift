@@ -16,10 +16,9 @@ import WebService
 struct LiveDataTests {
     /// A service polling the scenario file, with its clock at the scenario's instant; returns once the first poll
     /// has landed (however long reading the local file takes on a loaded machine: no time limit).
-    static func liveService() async throws -> WebService {
+    static func liveService(feed: String = SampleData.realtimeScenario.path) async throws -> WebService {
         var config = KioskConfig()
-        config.realtime = RealtimeSettings(
-            tripUpdates: SampleData.realtimeScenario.path, alerts: SampleData.realtimeScenario.path, pollSeconds: 100)
+        config.realtime = RealtimeSettings(tripUpdates: feed, alerts: feed, pollSeconds: 100)
         let databases = try LiveRouteDatabase(path: TestSupport.sampleDatabase, checkInterval: .zero)
         let polling = LiveFeedPolling()
         let now = TestSupport.morning
@@ -61,7 +60,41 @@ struct LiveDataTests {
                     #expect(page.contains("● en vivo +4 min (programado "), "\(uri): \(page)")
                     #expect(page.contains(#"<tr class="canceled">"#) && page.contains("✕ cancelado"), "\(uri)")
                     #expect(page.contains("○ horario"), "\(uri)")
-                    #expect(page.contains("Avisos") && page.contains("⚠ Trolebús: demoras por obras"), "\(uri)")
+                    #expect(page.contains("Avisos") && page.contains("⚠ <bdi>Trolebús: demoras por obras"), "\(uri)")
+                }
+            }
+        }
+    }
+
+    /// A feed with 40 alerts on the trolleybus: five are listed (the severe one among them), then "and 35 more".
+    @Test func pagesListFiveAlertsAndSayHowManyMore() async throws {
+        var message = TransitRealtime_FeedMessage()
+        message.header.gtfsRealtimeVersion = "2.0"
+        message.header.timestamp = UInt64(TestSupport.morning.timeIntervalSince1970)
+        message.entity = (0..<40).map { n in
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = "alert-\(n)"
+            var selector = TransitRealtime_EntitySelector()
+            selector.routeID = "EP-TB"
+            entity.alert.informedEntity = [selector]
+            var text = TransitRealtime_TranslatedString.Translation()
+            text.text = "Aviso número \(n)"
+            entity.alert.headerText.translation = [text]
+            entity.alert.severityLevel = n == 33 ? .severe : .info
+            return entity
+        }
+        let feed = TemporaryFolder.make("alerts").appendingPathComponent("forty.pb")
+        try message.serializedData().write(to: feed)
+        try await TestSupport.withRouter(try await Self.liveService(feed: feed.path)) { client in
+            for uri in ["/s/2010?lang=es", "/kiosk/board?stop=2010&lang=es", "/s/2010?lang=en"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    let page = String(buffer: response.body)
+                    #expect(response.status == .ok, "\(uri)")
+                    let listed = page.components(separatedBy: "Aviso número ").count - 1
+                    #expect(listed == 5, "\(uri): \(listed) alerts listed")
+                    #expect(page.contains("Aviso número 33"), "\(uri)")
+                    #expect(
+                        page.contains(uri.hasSuffix("en") ? "… and 35 more alerts" : "… y 35 avisos más"), "\(uri): \(page)")
                 }
             }
         }

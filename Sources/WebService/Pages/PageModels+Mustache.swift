@@ -45,6 +45,7 @@ extension PageRoutes.StopPage: MustacheParent {
         case "serviceNoticeDetail": serviceNoticeDetail
         case "alertsHeading": alertsHeading
         case "alerts": alerts
+        case "moreAlerts": moreAlerts
         case "emptyNote": emptyNote
         case "nextNote": nextNote
         case "whereTo": whereTo

@@ -147,6 +147,8 @@ struct PageRoutes {
         var serviceNoticeDetail: String?
         var alertsHeading: String
         var alerts: [Alert]
+        /// "and 35 more alerts" when more apply than the stop view lists.
+        var moreAlerts: String?
         struct Alert {
             var header: String
             var description: String?
@@ -414,6 +416,7 @@ struct PageRoutes {
                     header: FeedText.shown($0.header, limit: 240),
                     description: $0.description.map { FeedText.shown($0, limit: 1000) })
             },
+            moreAlerts: view.alertsNotShown.map { Message.moreAlerts($0).text(lang) },
             emptyNote: view.departures.isEmpty
                 ? Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang) : nil,
             nextNote: nextNote,

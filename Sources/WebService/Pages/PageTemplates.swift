@@ -146,7 +146,7 @@ enum PageTemplates {
 
     /// Alerts, the live notice and the departures: the same on the phone page and the `/kiosk` board.
     static let departureBoard = """
-        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ <bdi>{{header}}</bdi>{{#description}}<br><bdi class="detail">{{description}}</bdi>{{/description}}</li>{{/alerts}}</ul></div>{{/has_alerts}}
+        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ <bdi>{{header}}</bdi>{{#description}}<br><bdi class="detail">{{description}}</bdi>{{/description}}</li>{{/alerts}}{{#moreAlerts}}<li>… {{moreAlerts}}</li>{{/moreAlerts}}</ul></div>{{/has_alerts}}
         {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
         {{#serviceNotice}}<div class="warning" role="note"><p><strong>{{serviceNotice}}</strong></p>{{#serviceNoticeDetail}}<p>{{serviceNoticeDetail}}</p>{{/serviceNoticeDetail}}</div>{{/serviceNotice}}
         {{#has_departures}}
