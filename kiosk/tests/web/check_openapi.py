@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Checks `kiosk serve`'s OpenAPI document against the server that serves it.
 
-Usage: check_openapi.py BASE_URL      (e.g. http://127.0.0.1:8080, a server on the bundled sample network)
+Usage: check_openapi.py BASE_URL [--expired EXPIRED_URL]
+  BASE_URL: a server on the bundled sample network (e.g. http://127.0.0.1:8080)
+  EXPIRED_URL: the same network served with a clock past its calendar (kiosk serve --at 2028-03-01T08:00), whose
+  answers without at= are 503s
 
 1. The document at /api/v1/openapi.json is a valid OpenAPI 3.1 document (openapi-spec-validator).
 2. Every request below is sent; the status must be one the document lists for that path, and the body must
-   validate against that response's schema (openapi-schema-validator, OAS 3.1 dialect).
-3. Every path in the document is exercised (a new endpoint without a request here fails the check).
+   validate against that response's schema (openapi-schema-validator, OAS 3.1 dialect). Headers the response
+   documents as required must be there, and every documented header that is there must match its schema.
+3. Other methods (OTHER_METHODS) are checked against `x-other-methods`, the document's 405 for every path.
+4. Every path in the document is exercised (a new endpoint without a request here fails the check).
 Exit 0 when all hold; 1 with every failure listed otherwise.
 """
 import json
+import re
 import sys
 import urllib.error
 import urllib.request
@@ -24,6 +30,7 @@ REQUESTS = [
     ("/api/v1/stops/{id}", "/api/v1/stops/1091?at=2026-11-25T08:00&window=30", {}, 200),
     ("/api/v1/stops/{id}", "/api/v1/stops/MQ09?at=2026-11-25T23:50&window=5", {}, 200),
     ("/api/v1/stops/{id}", "/api/v1/stops/1091?at=never", {}, 400),
+    ("/api/v1/stops/{id}", "/api/v1/stops/1091?at=0001-01-01T00:00", {}, 400),
     ("/api/v1/stops/{id}", "/api/v1/stops/1019", {}, 404),
     ("/api/v1/stops/{id}", "/api/v1/stops/1091?at=2026-11-25T08:00", "ETAG", 304),
     ("/api/v1/stops", "/api/v1/stops?q=cumbaya", {}, 200),
@@ -44,15 +51,39 @@ REQUESTS = [
     ("/api/v1/stops/{id}/speech", "/api/v1/stops/1091/speech?detail=everything", {}, 400),
     ("/api/v1/stops/{id}/speech", "/api/v1/stops/1019/speech", {}, 404),
     ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg?lang=en", {}, 200),
+    ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg?lang=en&legend=none", {}, 200),
     ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg?radius=5", {}, 400),
+    ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg?legend=short", {}, 400),
     ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1019/map.svg", {}, 404),
     ("/api/v1/stops/{id}/map.svg", "/api/v1/stops/1091/map.svg", "ETAG", 304),
     ("/api/v1/routes/{id}/diagram.svg", "/api/v1/routes/L1/diagram.svg?stop=1091", {}, 200),
     ("/api/v1/routes/{id}/diagram.svg", "/api/v1/routes/L1/diagram.svg?direction=2", {}, 400),
     ("/api/v1/routes/{id}/diagram.svg", "/api/v1/routes/NO-SUCH-ROUTE/diagram.svg", {}, 404),
     ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00", {}, 200),
+    ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00&legend=none", {}, 200),
     ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091", {}, 400),
+    ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011&legend=", {}, 400),
     ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00&option=20", {}, 404),
+]
+
+# (path template, method, request target): any method but GET and HEAD is the document's `x-other-methods` 405.
+OTHER_METHODS = [
+    ("/api/v1/stops/{id}", "TRACE", "/api/v1/stops/1091"),
+    ("/api/v1/stops/{id}", "POST", "/api/v1/stops/1091"),
+    ("/api/v1/plan", "DELETE", "/api/v1/plan?from=1091&to=1011"),
+    ("/api/v1/feed", "PROPFIND", "/api/v1/feed"),
+    ("/health", "OPTIONS", "/health"),
+    ("/api/v1/stops/{id}/map.svg", "PUT", "/api/v1/stops/1091/map.svg"),
+    (None, "PATCH", "/api/v1/no-such-thing"),
+]
+
+# Requests to the server whose clock is past the sample's calendar (--expired): 503 with Retry-After.
+EXPIRED_REQUESTS = [
+    ("/api/v1/stops/{id}", "/api/v1/stops/1091", {}, 503),
+    ("/api/v1/plan", "/api/v1/plan?from=1091&to=1011", {}, 503),
+    ("/api/v1/plan/map.svg", "/api/v1/plan/map.svg?from=1091&to=1011", {}, 503),
+    ("/api/v1/stops/{id}/speech", "/api/v1/stops/1091/speech", {}, 503),
+    ("/health", "/health", {}, 200),
 ]
 
 # What a body of each non-JSON media type must be: a WAV's RIFF header, an SVG document that parses as XML.
@@ -79,8 +110,8 @@ def resolve(document, node):
     return node
 
 
-def fetch(base, target, headers):
-    request = urllib.request.Request(base + target, headers=headers)
+def fetch(base, target, headers, method="GET"):
+    request = urllib.request.Request(base + target, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, dict(response.headers), response.read()
@@ -89,10 +120,15 @@ def fetch(base, target, headers):
 
 
 def main():
-    if len(sys.argv) != 2:
+    arguments = sys.argv[1:]
+    expired = None
+    if len(arguments) == 3 and arguments[1] == "--expired":
+        expired = arguments.pop(2).rstrip("/")
+        arguments.pop(1)
+    if len(arguments) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    base = sys.argv[1].rstrip("/")
+    base = arguments[0].rstrip("/")
     status, _, body = fetch(base, "/api/v1/openapi.json", {})
     if status != 200:
         print(f"GET /api/v1/openapi.json: status {status}")
@@ -105,46 +141,77 @@ def main():
         if headers == "ETAG":
             _, first_headers, _ = fetch(base, target, {})
             headers = {"If-None-Match": first_headers.get("ETag", '"none"')}
-        status, response_headers, body = fetch(base, target, headers)
         covered.add(path)
-        where = f"GET {target}"
-        if status != expected:
-            failures.append(f"{where}: status {status}, expected {expected}: {body[:200]!r}")
-            continue
-        operation = document["paths"].get(path, {}).get("get")
-        if operation is None:
-            failures.append(f"{where}: {path} is not in the document")
-            continue
-        response = resolve(document, operation["responses"].get(str(status)))
-        if response is None:
-            failures.append(f"{where}: status {status} is not documented for {path}")
-            continue
-        content = response.get("content")
-        if not content:
-            if body:
-                failures.append(f"{where}: the document gives no body for {status}, the server sent {len(body)} bytes")
-            continue
-        media = response_headers.get("Content-Type", "").split(";")[0].strip()
-        if media not in content:
-            failures.append(f"{where}: Content-Type {media} is not documented ({', '.join(content)})")
-            continue
-        if not media.endswith("json"):
-            problem = check_binary(media, body)
-            if problem:
-                failures.append(f"{where}: {problem}")
-            continue
-        schema = dict(content[media]["schema"])
-        schema["components"] = document["components"]
-        errors = sorted(OAS31Validator(schema).iter_errors(json.loads(body)), key=lambda e: list(e.path))
-        for error in errors[:5]:
-            failures.append(f"{where}: {'/'.join(map(str, error.path))}: {error.message[:200]}")
+        failures += check(document, base, "GET", path, target, headers, expected)
+    for path, method, target in OTHER_METHODS:
+        failures += check(document, base, method, path, target, {}, 405)
+    if expired:
+        for path, target, headers, expected in EXPIRED_REQUESTS:
+            failures += check(document, expired, "GET", path, target, headers, expected, " (expired clock)")
     for path in document["paths"]:
         if path not in covered:
             failures.append(f"{path}: documented but not exercised by this check")
     for failure in failures:
         print(failure)
-    print(f"{len(REQUESTS)} requests, {len(covered)} paths, {len(failures)} failures")
+    count = len(REQUESTS) + len(OTHER_METHODS) + (len(EXPIRED_REQUESTS) if expired else 0)
+    on_expired = f" ({len(EXPIRED_REQUESTS)} on the expired clock)" if expired else ""
+    print(f"{count} requests{on_expired}, {len(covered)} paths, {len(failures)} failures")
     return 1 if failures else 0
+
+
+def check(document, base, method, path, target, headers, expected, note=""):
+    """The failures of one request: its status, headers and body against what the document says of them. A GET
+    is checked against the path's operation; another method against `x-other-methods`."""
+    status, response_headers, body = fetch(base, target, headers, method)
+    where = f"{method} {target}{note}"
+    if status != expected:
+        return [f"{where}: status {status}, expected {expected}: {body[:200]!r}"]
+    if path is not None and path not in document["paths"]:
+        return [f"{where}: {path} is not in the document"]
+    if method == "GET":
+        operation = document["paths"][path].get("get")
+        if operation is None:
+            return [f"{where}: {path} has no GET in the document"]
+        responses = operation["responses"]
+    else:
+        responses = document.get("x-other-methods", {}).get("responses", {})
+    response = resolve(document, responses.get(str(status)))
+    if response is None:
+        return [f"{where}: status {status} is not documented for {path or 'other methods'}"]
+    failures = check_headers(where, response.get("headers", {}), response_headers)
+    content = response.get("content")
+    if not content:
+        if body:
+            failures.append(f"{where}: the document gives no body for {status}, the server sent {len(body)} bytes")
+        return failures
+    media = response_headers.get("Content-Type", "").split(";")[0].strip()
+    if media not in content:
+        return failures + [f"{where}: Content-Type {media} is not documented ({', '.join(content)})"]
+    if not media.endswith("json"):
+        problem = check_binary(media, body)
+        return failures + ([f"{where}: {problem}"] if problem else [])
+    schema = dict(content[media]["schema"])
+    schema["components"] = document["components"]
+    errors = sorted(OAS31Validator(schema).iter_errors(json.loads(body)), key=lambda e: list(e.path))
+    return failures + [f"{where}: {'/'.join(map(str, e.path))}: {e.message[:200]}" for e in errors[:5]]
+
+
+def check_headers(where, documented, received):
+    """A documented header marked required must be sent; a documented header that is sent must match its schema
+    (an integer schema takes the header's digits as a number)."""
+    received = {name.lower(): value for name, value in received.items()}
+    failures = []
+    for name, header in documented.items():
+        value = received.get(name.lower())
+        if value is None:
+            if header.get("required"):
+                failures.append(f"{where}: header {name} is required by the document and missing")
+            continue
+        schema = header.get("schema", {})
+        instance = int(value) if schema.get("type") == "integer" and re.fullmatch(r"-?[0-9]+", value) else value
+        for error in OAS31Validator(schema).iter_errors(instance):
+            failures.append(f"{where}: header {name}: {value!r}: {error.message[:200]}")
+    return failures
 
 
 if __name__ == "__main__":
