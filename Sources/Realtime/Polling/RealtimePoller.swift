@@ -28,6 +28,8 @@ public actor RealtimePoller {
     private let alertsFetcher: FeedFetcher?
     private let vehiclesFetcher: FeedFetcher?
     public private(set) var live: LiveData
+    /// The size of the last feed decoded from each source: a feed that shrinks gives back what the large one took.
+    private var lastFeedBytes: [String: Int] = [:]
     /// Vehicles in the latest VehiclePositions feed (decoded and counted; not yet shown).
     public private(set) var vehicleCount = 0
 
@@ -90,9 +92,11 @@ public actor RealtimePoller {
                     try apply(feed, now())
                     return (feed.contents.entities, feed.byteCount)
                 }()
-                // The decoded message is gone now; after a large one, give its memory back rather than keep the
-                // peak for the rest of the process (a feed that shrinks must shrink the kiosk too).
-                if byteCount >= 1 << 20 { FreeMemory.returnToSystem() }
+                // The decoded message is gone now; after a large one, and after the first smaller one (whose data
+                // replaced the large one's), give the memory back rather than keep the peak for the rest of the
+                // process: a feed that shrinks must shrink the kiosk too.
+                let previous = lastFeedBytes.updateValue(byteCount, forKey: fetcher.source) ?? 0
+                if max(previous, byteCount) >= 1 << 20 { FreeMemory.returnToSystem() }
                 return .updated(entities: entities)
             }
         } catch {
