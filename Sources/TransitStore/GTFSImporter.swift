@@ -849,6 +849,11 @@ struct ImportSession {
             try writer.finish()
         } catch let failure as StopTimeWriter.Failure {
             throw explain(failure)
+        } catch {
+            // An error outside a row's checks (the CSV itself, a NUL byte, the archive): a row the database
+            // refused earlier in the file still comes first, as errors are reported in file order.
+            do { try writer.finish() } catch let failure { throw explain(failure) }
+            throw error
         }
         stopSummary.finishTrip()
         if rows == 0 {

@@ -189,10 +189,14 @@ public final class LiveRouteDatabase: Sendable {
             onEvent(.opened(path: path, feedHash: replacement.feedHash, generation: generation))
         } catch {
             let reason = Self.reason(error)
-            state.withLock { state in
+            let served = state.withLock { state in
                 state.failedIdentity = identity
                 state.refusedReason = reason
+                // The same file as the one in service, written over in place: what was refused is being served.
+                return identity.map { $0.device == state.identity?.device && $0.inode == state.identity?.inode }
+                    == true ? state.database : nil
             }
+            served?.readHealth.record(reason)
             onEvent(.reloadFailed(path: path, reason: reason))
         }
     }

@@ -173,9 +173,16 @@ public final class RouteDatabase: Sendable {
         do {
             return try queue.read(body)
         } catch let error as DatabaseError {
-            readHealth.record(error.message ?? "\(error.resultCode)")
+            if Self.meansDamage(error.resultCode) { readHealth.record(error.message ?? "\(error.resultCode)") }
             throw LookupError.notARouteDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// Errors that say the file itself cannot be read — damaged, not a database, its disk failing — and so count
+    /// against `readHealth`. A busy, full or out-of-memory moment does not: one would otherwise mark a sound
+    /// database failing until the next import.
+    static func meansDamage(_ code: ResultCode) -> Bool {
+        [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_FORMAT, .SQLITE_CANTOPEN].contains(code.primaryResultCode)
     }
 }
 

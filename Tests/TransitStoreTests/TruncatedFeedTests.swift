@@ -294,4 +294,21 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: db))
     }
+
+    /// The same with an error that is not a row's own (a NUL byte, a quote never closed) after the repeated
+    /// row: the earlier line is still the one reported.
+    @Test func aRepeatedStopSequenceComesBeforeALaterErrorOfTheFile() throws {
+        for later in ["T1,08:20:00,08:20:00,S\u{0}3,3\n", "T1,08:20:00,\"08:20:00,S3,3\n"] {
+            let stopTimes =
+                TruncatedFeedTests.header + "T1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,1\n" + later
+            let feed = TestSupport.feed(replacing: ["stop_times.txt": stopTimes])
+            let db = TemporaryFolder.make("db").appendingPathComponent("routes.sqlite").path
+            #expect(
+                throws: ImportError.duplicateKey(
+                    file: "stop_times.txt", line: 3, key: "trip_id and stop_sequence", value: "T1 1", firstLine: nil)
+            ) {
+                try GTFSImporter(feedPath: feed.path, databasePath: db).run()
+            }
+        }
+    }
 }

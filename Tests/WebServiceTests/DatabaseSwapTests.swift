@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import KioskConfiguration
@@ -224,9 +225,12 @@ import WebService
                     #expect(response.status == .serviceUnavailable)
                 }
             }
-            // Each failed answer failed at least one read.
+            // Each failed answer failed at least one read; the file, written over in place, was also checked as a
+            // possible replacement, and that refusal counts against the database in service too.
+            databases.waitForChecks()
             let failures = databases.health.readFailures
-            #expect(failures >= 3)
+            #expect(failures >= 4)
+            #expect(databases.health.refusedReplacement != nil)
             try await client.execute(uri: "/health", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.contentType] == "application/problem+json")
@@ -248,6 +252,17 @@ import WebService
                 return false
             }
             #expect(failing.count == 1, "\(events.withLock { $0 })")
+        }
+    }
+
+    /// Only errors that say the file is damaged count against it: a busy, full or out-of-memory moment would
+    /// otherwise drain a sound instance from the load balancer until the next import.
+    @Test func onlyDamageCountsAsAFailedRead() {
+        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_IOERR_READ, .SQLITE_FORMAT] {
+            #expect(RouteDatabase.meansDamage(code), "\(code)")
+        }
+        for code in [ResultCode.SQLITE_BUSY, .SQLITE_FULL, .SQLITE_NOMEM, .SQLITE_INTERRUPT, .SQLITE_ERROR] {
+            #expect(!RouteDatabase.meansDamage(code), "\(code)")
         }
     }
 
