@@ -82,23 +82,25 @@ public actor RealtimePoller {
         confirmed: (Date) -> Void
     ) async -> Report.Outcome {
         do {
-            switch try await fetcher.fetch() {
-            case .notModified:
-                confirmed(now())
-                return .notModified
-            case let .body(data):
-                let (entities, byteCount): (Int, Int) = try {
-                    let feed = try RealtimeFeed.decode(data)
-                    try apply(feed, now())
-                    return (feed.contents.entities, feed.byteCount)
-                }()
-                // The decoded message is gone now; after a large one, and after the first smaller one (whose data
-                // replaced the large one's), give the memory back rather than keep the peak for the rest of the
-                // process: a feed that shrinks must shrink the kiosk too.
-                let previous = lastFeedBytes.updateValue(byteCount, forKey: fetcher.source) ?? 0
-                if max(previous, byteCount) >= 1 << 20 { FreeMemory.returnToSystem() }
-                return .updated(entities: entities)
+            let feed: RealtimeFeed
+            do {
+                guard case let .body(data) = try await fetcher.fetch() else {
+                    confirmed(now())
+                    return .notModified
+                }
+                feed = try RealtimeFeed.decode(data)
+            }  // the fetched bytes go here, before matching builds its own data
+            try apply(feed, now())
+            let (entities, byteCount) = (feed.contents.entities, feed.byteCount)
+            // After a large feed, and after the first smaller one (whose data replaced the large one's), give the
+            // memory back rather than keep the peak for the rest of the process: a feed that shrinks must shrink
+            // the kiosk too.
+            let previous = lastFeedBytes.updateValue(byteCount, forKey: fetcher.source) ?? 0
+            if max(previous, byteCount) >= 1 << 20 {
+                _ = consume feed
+                FreeMemory.returnToSystem()
             }
+            return .updated(entities: entities)
         } catch {
             return .failed("\(error)")
         }
