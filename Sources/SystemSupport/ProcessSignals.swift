@@ -14,7 +14,7 @@ public enum ProcessSignals {
     public static let termination: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Handles `signals` with `handler` instead of their default action until the returned observation is
-    /// cancelled or released. Call it from the main thread before starting other threads: the signals are
+    /// cancelled or released; a signal sent once this returns is handled. Call it from the main thread before starting other threads: the signals are
     /// blocked there (and so in every thread started later) and read through the dispatch source.
     public static func observe(
         _ signals: [Int32], queue: DispatchQueue = DispatchQueue(label: "signals"),
@@ -26,13 +26,18 @@ public enum ProcessSignals {
         sigemptyset(&mask)
         for signalNumber in signals { sigaddset(&mask, signalNumber) }
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        // A source is armed on its queue after `resume()` returns; until then an ignored signal is lost (on a
+        // loaded machine, a SIGHUP sent right after start-up was). Return only once every source is armed.
+        let armed = DispatchSemaphore(value: 0)
         let sources = signals.map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { handler(signalNumber) }
+            source.setRegistrationHandler { armed.signal() }
             source.resume()
             return source
         }
+        for _ in sources { armed.wait() }
         return SignalObservation(sources: sources)
     }
 

@@ -153,17 +153,7 @@ import TransitStore
         message.header.gtfsRealtimeVersion = "2.0"
         message.header.timestamp = 1_795_611_580
         message.entity = (0..<40).map { n in
-            var entity = TransitRealtime_FeedEntity()
-            entity.id = "alert-\(n)"
-            var selector = TransitRealtime_EntitySelector()
-            selector.routeID = "EP-TB"
-            entity.alert.informedEntity = [selector]
-            var text = TransitRealtime_TranslatedString.Translation()
-            text.text = "Notice \(n)"
-            text.language = "en"
-            entity.alert.headerText.translation = [text]
-            entity.alert.severityLevel = n == 33 ? .severe : .info
-            return entity
+            Self.alert("alert-\(n)", route: "EP-TB", text: "Notice \(n)", severity: n == 33 ? .severe : .info)
         }
         let path = S.temporaryDirectory("alerts").appendingPathComponent("forty.pb").path
         try message.serializedData().write(to: URL(fileURLWithPath: path))
@@ -210,14 +200,7 @@ import TransitStore
     }
 
     @Test func alertTextsAreCutToAParagraph() throws {
-        var entity = TransitRealtime_FeedEntity()
-        entity.id = "long"
-        var selector = TransitRealtime_EntitySelector()
-        selector.stopID = "C"
-        entity.alert.informedEntity = [selector]
-        var text = TransitRealtime_TranslatedString.Translation()
-        text.text = String(repeating: "á", count: 100_000)
-        entity.alert.headerText.translation = [text]
+        let entity = Self.alert("long", stop: "C", text: String(repeating: "á", count: 100_000))
         let index = AlertIndex(feed: try S.feed(timestamp: UInt64(S.epoch(8, 0)), [entity]))
         var scope = AlertIndex.Scope(
             view: StopView(
@@ -229,6 +212,25 @@ import TransitStore
         let shown = index.select(for: scope, routes: [:], at: S.instant(8, 0), language: "es").shown
         #expect(shown.first?.header.count == AlertIndex.maximumTextLength)
         #expect(shown.first?.header.hasSuffix("…") == true)
+    }
+
+    /// An alert entity on one route or stop, with an English header.
+    static func alert(
+        _ id: String, route: String? = nil, stop: String? = nil, text: String,
+        severity: TransitRealtime_Alert.SeverityLevel = .unknownSeverity
+    ) -> TransitRealtime_FeedEntity {
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = id
+        var selector = TransitRealtime_EntitySelector()
+        if let route { selector.routeID = route }
+        if let stop { selector.stopID = stop }
+        entity.alert.informedEntity = [selector]
+        var translation = TransitRealtime_TranslatedString.Translation()
+        translation.text = text
+        translation.language = "en"
+        entity.alert.headerText.translation = [translation]
+        entity.alert.severityLevel = severity
+        return entity
     }
 
     static let sampleDatabase = Result { try S.importDatabase(Repository.sampleNetwork) }
