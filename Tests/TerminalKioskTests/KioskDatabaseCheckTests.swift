@@ -25,7 +25,7 @@ import Testing
         try DatabaseDamage.corruptedCopy(of: database, to: database + ".copy")
         #expect(rename(database + ".copy", database) == 0)
         func logText() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-        let refused = kiosk.waitForOutput(limit: 60) { _ in logText().contains("replacement refused") }
+        let refused = kiosk.waitForOutput(limit: 600) { _ in logText().contains("replacement refused") }
 
         // The next good import is taken: the kiosk kept running on the previous timetable meanwhile.
         let feed = directory + "/feed"
@@ -34,7 +34,7 @@ import Testing
         try stops.replacingOccurrences(of: "MQ09A,1091,El Ejido,", with: "MQ09A,1091,El Ejido Renovado,")
             .write(toFile: feed + "/stops.txt", atomically: true, encoding: .utf8)
         #expect(try Programs.runKiosk(["import", feed, "--db", database]).status == 0)
-        let switched = kiosk.waitForOutput(limit: 60) { $0.contains("El Ejido Renovado") }
+        let switched = kiosk.waitForOutput(limit: 600) { $0.contains("El Ejido Renovado") }
         kiosk.signal(SIGTERM)
         let run = kiosk.wait()
         let text = logText()

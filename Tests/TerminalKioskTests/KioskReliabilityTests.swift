@@ -95,7 +95,7 @@ import Testing
             ],
             preload: try FakeCamera.library(), mergeOutput: false)
         // Several different stops reach the screen while the burst goes on, and the kiosk stays up and answers.
-        let shown = kiosk.waitForOutput(limit: 60) { output in
+        let shown = kiosk.waitForOutput(limit: 600) { output in
             Set(codes.filter { output.contains("[\($0)]") }).count >= 4
         }
         Thread.sleep(forTimeInterval: 2)
@@ -123,7 +123,7 @@ import Testing
         try stops.replacingOccurrences(of: "MQ09A,1091,El Ejido,", with: "MQ09A,1091,El Ejido Renovado,")
             .write(toFile: feed + "/stops.txt", atomically: true, encoding: .utf8)
         #expect(try Programs.runKiosk(["import", feed, "--db", database]).status == 0)
-        let switched = kiosk.waitForOutput(limit: 60) { $0.contains("El Ejido Renovado") }
+        let switched = kiosk.waitForOutput(limit: 600) { $0.contains("El Ejido Renovado") }
         kiosk.signal(SIGTERM)
         let run = kiosk.wait()
         #expect(switched, "the running kiosk never showed the new import:\n\(run.stdout.suffix(2000))")

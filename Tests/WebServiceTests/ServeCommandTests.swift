@@ -18,7 +18,7 @@ import FoundationNetworking
         let (data, response) = try await URLSession.shared.data(from: URL(string: base + "/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains("\"status\":\"ok\""))
-        #expect(server.waitForOutput(limit: 30) { $0.contains("GET '/health' 200") }, "\(server.output)")
+        #expect(server.waitForOutput(limit: 600) { $0.contains("GET '/health' 200") }, "\(server.output)")
         server.signal(SIGTERM)
         let result = server.wait(limit: 60)
         #expect(result.status == 0, "\(result)")
