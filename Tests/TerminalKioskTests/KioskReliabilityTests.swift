@@ -117,12 +117,7 @@ import Testing
             ], mergeOutput: false)
         #expect(kiosk.waitForOutput { $0.contains("El Ejido") }, "the idle screen never showed the home stop")
         // The agency publishes a new timetable in which the home stop has a new name; staff import it in place.
-        let feed = directory + "/feed"
-        try FileManager.default.copyItem(atPath: SampleNetwork.feed.path, toPath: feed)
-        let stops = try String(contentsOfFile: feed + "/stops.txt", encoding: .utf8)
-        try stops.replacingOccurrences(of: "MQ09A,1091,El Ejido,", with: "MQ09A,1091,El Ejido Renovado,")
-            .write(toFile: feed + "/stops.txt", atomically: true, encoding: .utf8)
-        #expect(try Programs.runKiosk(["import", feed, "--db", database]).status == 0)
+        #expect(try KioskFixtures.importRenamedHomeStop(over: database, in: directory) == 0)
         let switched = kiosk.waitForOutput(limit: 600) { $0.contains("El Ejido Renovado") }
         kiosk.signal(SIGTERM)
         let run = kiosk.wait()

@@ -53,4 +53,15 @@ enum KioskFixtures {
 
     /// The text of a canvas (what `tmux capture-pane -p` would show).
     static func text(_ canvas: ScreenCanvas) -> String { canvas.text }
+
+    /// Staff import, in place over `database`, the agency's new timetable in which the home stop (1091) is renamed
+    /// "El Ejido Renovado" (the sample network, copied into `folder`); returns the import's exit status.
+    static func importRenamedHomeStop(over database: String, in folder: String) throws -> Int32 {
+        let feed = folder + "/feed"
+        try FileManager.default.copyItem(atPath: SampleNetwork.feed.path, toPath: feed)
+        let stops = try String(contentsOfFile: feed + "/stops.txt", encoding: .utf8)
+        try stops.replacingOccurrences(of: "MQ09A,1091,El Ejido,", with: "MQ09A,1091,El Ejido Renovado,")
+            .write(toFile: feed + "/stops.txt", atomically: true, encoding: .utf8)
+        return try Programs.runKiosk(["import", feed, "--db", database]).status
+    }
 }
