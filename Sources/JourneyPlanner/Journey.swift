@@ -31,6 +31,9 @@ public struct PlanQuery: Sendable, Hashable {
     public var departure: Int
     /// Upper bound on changes between vehicles, `0...PlanQuery.maxTransfersLimit`.
     public var maxTransfers: Int
+    /// Step-free travel only: trips and stops the planner's `TimetableOverlay` marks as not step-free are
+    /// neither boarded nor left (needs an overlay with step-free data).
+    public var stepFreeOnly: Bool = false
 
     /// Rounds are preallocated per planner; 8 transfers (9 rides) is far beyond any sensible kiosk answer.
     public static let maxTransfersLimit = 8

@@ -64,20 +64,18 @@ public final class Planner {
     /// Preconditions (programming errors, not data errors): stops within `0..<stopCount`, offsets within
     /// `TimetableBuilder.durationRange`, `departure` within `TimetableBuilder.timeRange`,
     /// `maxTransfers` within `0...PlanQuery.maxTransfersLimit`.
-    public func plan(_ query: PlanQuery) -> [Journey] {
-        let n = timetable.stopCount
-        precondition((0...PlanQuery.maxTransfersLimit).contains(query.maxTransfers), "maxTransfers out of range")
-        precondition(TimetableBuilder.timeRange.contains(query.departure), "departure out of range")
-        for ends in [query.origins, query.destinations] {
-            for end in ends {
-                precondition(end.stop >= 0 && end.stop < n, "query stop \(end.stop) out of range")
-                precondition(TimetableBuilder.durationRange.contains(end.seconds), "query offset out of range")
-            }
-        }
+    ///
+    /// With an `overlay` (built for this timetable), the search reads it too: trips it makes unusable are
+    /// never boarded, its live copies and added trips are, and with `query.stepFreeOnly` only trips and stops
+    /// it does not restrict are used (without an overlay a step-free query finds nothing it could vouch for,
+    /// so it is a programming error).
+    public func plan(_ query: PlanQuery, overlay: TimetableOverlay? = nil) -> [Journey] {
+        check(query, overlay: overlay)
         var s = space
         defer { space = s }
         s.setUpEndpoints(query)
-        defer { s.resetEndpoints() }
+        s.setUpOverlay(overlay, stepFreeOnly: query.stepFreeOnly)
+        defer { s.resetEndpoints(); s.clearOverlay() }
 
         let departure = Int32(query.departure)
         let rounds = query.maxTransfers + 1
@@ -98,6 +96,64 @@ public final class Planner {
             s.resetLabels()
         }
         return journeys
+    }
+
+    /// Arrive by: the journeys that reach a destination by `deadline` and leave as late as possible, one per
+    /// number of rides that leaves strictly later than with fewer (so ordered by increasing rides and
+    /// departure), never leaving before `query.departure`; each arrives as early as it can for its departure.
+    /// The same overlay rules as `plan(_:overlay:)` apply.
+    ///
+    /// Cost: one reverse search from the deadline, then per returned journey one forward and one reverse
+    /// search.
+    public func plan(_ query: PlanQuery, arrivingBy deadline: Int, overlay: TimetableOverlay? = nil) -> [Journey] {
+        check(query, overlay: overlay)
+        precondition(TimetableBuilder.timeRange.contains(deadline), "deadline out of range")
+        var s = space
+        defer { space = s }
+        s.setUpEndpoints(query)
+        s.setUpOverlay(overlay, stepFreeOnly: query.stepFreeOnly)
+        defer { s.resetEndpoints(); s.clearOverlay() }
+
+        let earliest = Int32(query.departure)
+        let rounds = query.maxTransfers + 1
+        guard Int32(deadline) >= earliest else { return [] }
+        _ = s.reverse(arrival: Int32(deadline), earliest: earliest, rounds: rounds)
+        let latest = (0...rounds).map { s.roundDeparture[$0] }
+        s.resetLabels()
+
+        var journeys: [Journey] = []
+        var previous = earliest - 1
+        for k in 1...rounds {
+            let leave = latest[k]
+            guard leave > previous else { continue }
+            previous = leave
+            s.forward(departure: leave, rounds: k)
+            let arrival = s.roundArrival[k]
+            s.resetLabels()
+            guard arrival <= Int32(deadline),
+                let start = s.reverse(arrival: arrival, earliest: leave, rounds: k)
+            else {
+                assertionFailure("the forward search from the latest departure missed the deadline")
+                continue
+            }
+            journeys.append(s.journey(from: start))
+            s.resetLabels()
+        }
+        return journeys
+    }
+
+    private func check(_ query: PlanQuery, overlay: TimetableOverlay?) {
+        let n = timetable.stopCount
+        precondition((0...PlanQuery.maxTransfersLimit).contains(query.maxTransfers), "maxTransfers out of range")
+        precondition(TimetableBuilder.timeRange.contains(query.departure), "departure out of range")
+        for ends in [query.origins, query.destinations] {
+            for end in ends {
+                precondition(end.stop >= 0 && end.stop < n, "query stop \(end.stop) out of range")
+                precondition(TimetableBuilder.durationRange.contains(end.seconds), "query offset out of range")
+            }
+        }
+        if let overlay { precondition(overlay.base === timetable.storage, "the overlay belongs to another timetable") }
+        precondition(!query.stepFreeOnly || overlay != nil, "a step-free query needs an overlay with step-free data")
     }
 }
 
@@ -148,6 +204,16 @@ struct SearchSpace {
 
     let tt: TimetableStorage
     let n: Int
+    // The overlay of the current query: extra patterns numbered after the base ones, extra trips after the
+    // base trips; trip and stop flags with the bits this query honours (0: ignore them).
+    var extra: TimetableStorage?
+    var basePatternCount: Int
+    var baseTripCount: Int
+    var tripFlags: UnsafePointer<UInt8>?
+    var tripMask: UInt8 = 0
+    var stopFlags: UnsafePointer<UInt8>?
+    var stopMask: UInt8 = 0
+    var patternCapacity: Int
     // Endpoint data for the current query.
     let originOffset: UnsafeMutablePointer<Int32>
     let destinationOffset: UnsafeMutablePointer<Int32>
@@ -175,16 +241,21 @@ struct SearchSpace {
     let roundTouched: UnsafeMutablePointer<Int32>
     var roundTouchedCount = 0
     // Patterns to scan in the current round, with their first (forward) or last (reverse) position.
-    let patternMark: UnsafeMutablePointer<Int32>
-    let patternQueue: UnsafeMutablePointer<Int32>
+    var patternMark: UnsafeMutablePointer<Int32>
+    var patternQueue: UnsafeMutablePointer<Int32>
     var patternQueueCount = 0
     // Forward result: earliest arrival at the destination with at most k rides, k = 1...rounds.
     let roundArrival: UnsafeMutablePointer<Int32>
+    // Reverse result: latest departure with at most k rides, k = 1...rounds (`earliest - 1`: none).
+    let roundDeparture: UnsafeMutablePointer<Int32>
 
     init(_ tt: TimetableStorage) {
         self.tt = tt
         let n = tt.stopCount
         self.n = n
+        basePatternCount = tt.patternCount
+        baseTripCount = tt.tripCount
+        patternCapacity = tt.patternCount
         func array(_ count: Int, _ value: Int32) -> UnsafeMutablePointer<Int32> {
             let p = UnsafeMutablePointer<Int32>.allocate(capacity: max(count, 1))
             p.initialize(repeating: value, count: max(count, 1))
@@ -216,11 +287,12 @@ struct SearchSpace {
         patternMark = array(tt.patternCount, Self.none)
         patternQueue = array(tt.patternCount, -1)
         roundArrival = array(rounds, Self.none)
+        roundDeparture = array(rounds, Self.noneBack)
     }
 
     var scratchBytes: Int {
         let rounds = Self.maxRounds + 1
-        return 4 * (10 * n + 6 * rounds * n + 2 * tt.patternCount + rounds) + 3 * 5 * n
+        return 4 * (10 * n + 6 * rounds * n + 2 * patternCapacity + 2 * rounds) + 3 * 5 * n
     }
 
     func deallocate() {
@@ -228,11 +300,52 @@ struct SearchSpace {
             originOffset, destinationOffset, access, accessFrom, egress, egressTo,
             bestArrival, bestReady, bestBoard, bestDeadline,
             roundDeadline, roundDeadlineVia, roundBoardTrip, roundBoardPosition, roundAlightPosition,
-            roundTouched, patternMark, patternQueue, roundArrival,
+            roundTouched, patternMark, patternQueue, roundArrival, roundDeparture,
         ] {
             p.deallocate()
         }
         for set in [accessStops, egressStops, endpointStops, touched, marked, improved] { set.deallocate() }
+    }
+
+    // MARK: Overlay
+
+    mutating func setUpOverlay(_ overlay: TimetableOverlay?, stepFreeOnly: Bool) {
+        guard let overlay else { return }
+        extra = overlay.extra
+        tripFlags = overlay.tripFlags.baseAddress
+        stopFlags = overlay.stopFlags.baseAddress
+        tripMask = OverlayFlag.unusable | (stepFreeOnly ? OverlayFlag.notStepFree : 0)
+        stopMask = stepFreeOnly ? OverlayFlag.notStepFree : 0
+        let needed = basePatternCount + (overlay.extra?.patternCount ?? 0)
+        if needed > patternCapacity {
+            patternMark.deallocate()
+            patternQueue.deallocate()
+            patternMark = .allocate(capacity: needed)
+            patternMark.initialize(repeating: Self.none, count: needed)
+            patternQueue = .allocate(capacity: needed)
+            patternQueue.initialize(repeating: -1, count: needed)
+            patternCapacity = needed
+        }
+    }
+
+    mutating func clearOverlay() {
+        extra = nil
+        tripFlags = nil
+        stopFlags = nil
+        tripMask = 0
+        stopMask = 0
+    }
+
+    /// The storage holding a unified pattern index, and the pattern's index and trip offset in it.
+    @inline(__always)
+    func patternStore(_ p: Int) -> (store: TimetableStorage, pattern: Int, tripOffset: Int) {
+        p < basePatternCount ? (tt, p, 0) : (extra!, p &- basePatternCount, baseTripCount)
+    }
+
+    /// The storage holding a unified trip index, and the trip's index in it.
+    @inline(__always)
+    func tripStore(_ t: Int) -> (store: TimetableStorage, trip: Int) {
+        t < baseTripCount ? (tt, t) : (extra!, t &- baseTripCount)
     }
 
     // MARK: Endpoints
@@ -338,7 +451,8 @@ struct SearchSpace {
             queuePatterns(forward: true)
             for i in 0..<patternQueueCount {
                 let p = Int(patternQueue[i])
-                scanForward(pattern: p, from: Int(patternMark[p]), target: &target)
+                let (store, local, offset) = patternStore(p)
+                scanForward(store, pattern: local, tripOffset: offset, from: Int(patternMark[p]), target: &target)
                 patternMark[p] = Self.none
             }
             patternQueueCount = 0
@@ -353,11 +467,18 @@ struct SearchSpace {
     /// Moves marked stops to the pattern queue, remembering per pattern the first (forward) or last
     /// (reverse) position of a marked stop, and clears the marks.
     private mutating func queuePatterns(forward: Bool) {
-        let start = tt.stopPatternStart, patterns = tt.stopPatternPattern, positions = tt.stopPatternPosition
+        queuePatterns(tt, offset: 0, forward: forward)
+        if let extra { queuePatterns(extra, offset: basePatternCount, forward: forward) }
+        marked.removeAll()
+    }
+
+    private mutating func queuePatterns(_ store: TimetableStorage, offset: Int, forward: Bool) {
+        let start = store.stopPatternStart, patterns = store.stopPatternPattern
+        let positions = store.stopPatternPosition
         for i in 0..<marked.count {
             let q = Int(marked.items[i])
             for e in Int(start[q])..<Int(start[q + 1]) {
-                let p = Int(patterns[e])
+                let p = Int(patterns[e]) &+ offset
                 let position = positions[e]
                 let current = patternMark[p]
                 if current == Self.none {
@@ -369,10 +490,11 @@ struct SearchSpace {
                 }
             }
         }
-        marked.removeAll()
     }
 
-    private mutating func scanForward(pattern p: Int, from first: Int, target: inout Int32) {
+    private mutating func scanForward(
+        _ tt: TimetableStorage, pattern p: Int, tripOffset: Int, from first: Int, target: inout Int32
+    ) {
         let base = Int(tt.patternStopStart[p])
         let length = Int(tt.patternStopStart[p + 1]) - base
         let tripCount = Int(tt.patternTripStart[p + 1] - tt.patternTripStart[p])
@@ -381,12 +503,16 @@ struct SearchSpace {
         let flags = tt.patternFlags.baseAddress! + base
         let arrivals = tt.arrivals.baseAddress!, departures = tt.departures.baseAddress!
         let bestArrival = self.bestArrival, bestReady = self.bestReady, egress = self.egress
+        let tripMask = self.tripMask, stopMask = self.stopMask
+        let tripFlags = (self.tripFlags ?? UnsafePointer(bitPattern: 1)!) + tripOffset + Int(tt.patternTripStart[p])
+        let stopFlags = self.stopFlags
 
         var trip = -1
         var row = 0
         for i in first..<length {
             let s = Int(stops[i])
-            let f = flags[i]
+            var f = flags[i]
+            if stopMask != 0 && stopFlags![s] & stopMask != 0 { f = 0 }
             if trip >= 0 && f & PatternFlag.alight != 0 {
                 let a = arrivals[row &+ i]
                 if a < target && a < bestArrival[s] {
@@ -414,6 +540,12 @@ struct SearchSpace {
                 while lo < upper {
                     let mid = (lo &+ upper) >> 1
                     if departures[timeBase &+ mid &* length &+ i] < ready { lo = mid &+ 1 } else { upper = mid }
+                }
+                if tripMask != 0 {
+                    // Skip trips the overlay rules out; a later one (or the current trip) still qualifies.
+                    let bound = trip < 0 ? tripCount : trip
+                    while lo < bound && tripFlags[lo] & tripMask != 0 { lo &+= 1 }
+                    if lo == bound { continue }
                 }
                 trip = lo
                 row = timeBase &+ lo &* length
@@ -453,6 +585,7 @@ struct SearchSpace {
     mutating func reverse(arrival: Int32, earliest: Int32, rounds: Int) -> ReverseStart? {
         var bound = earliest - 1
         var start: ReverseStart?
+        for k in 0...rounds { roundDeparture[k] = bound }
         for i in 0..<egressStops.count {
             let p = Int(egressStops.items[i])
             let deadline = arrival - egress[p]
@@ -467,10 +600,14 @@ struct SearchSpace {
             queuePatterns(forward: false)
             for i in 0..<patternQueueCount {
                 let p = Int(patternQueue[i])
-                scanReverse(pattern: p, to: Int(patternMark[p]), round: r, bound: &bound, start: &start)
+                let (store, local, offset) = patternStore(p)
+                scanReverse(
+                    store, pattern: local, tripOffset: offset, to: Int(patternMark[p]), round: r, bound: &bound,
+                    start: &start)
                 patternMark[p] = Self.none
             }
             patternQueueCount = 0
+            for j in r...rounds { roundDeparture[j] = bound }
             if improved.count == 0 { break }
             if r < rounds { relaxTransfersReverse(round: r, bound: bound) }
             improved.removeAll()
@@ -491,7 +628,7 @@ struct SearchSpace {
     }
 
     private mutating func scanReverse(
-        pattern p: Int, to last: Int, round: Int,
+        _ tt: TimetableStorage, pattern p: Int, tripOffset: Int, to last: Int, round: Int,
         bound: inout Int32, start: inout ReverseStart?
     ) {
         let base = Int(tt.patternStopStart[p])
@@ -504,6 +641,10 @@ struct SearchSpace {
         let arrivals = tt.arrivals.baseAddress!, departures = tt.departures.baseAddress!
         let bestBoard = self.bestBoard, bestDeadline = self.bestDeadline, access = self.access
         let roundBase = round &* n
+        let tripMask = self.tripMask, stopMask = self.stopMask
+        let tripFlags = (self.tripFlags ?? UnsafePointer(bitPattern: 1)!) + tripOffset + firstTrip
+        let stopFlags = self.stopFlags
+        let globalFirstTrip = tripOffset &+ firstTrip
 
         var trip = -1
         var row = 0
@@ -512,14 +653,15 @@ struct SearchSpace {
         while i >= 0 {
             defer { i &-= 1 }
             let s = Int(stops[i])
-            let f = flags[i]
+            var f = flags[i]
+            if stopMask != 0 && stopFlags![s] & stopMask != 0 { f = 0 }
             if trip >= 0 && f & PatternFlag.board != 0 {
                 let d = departures[row &+ i]
                 if d > bound && d > bestBoard[s] {
                     bestBoard[s] = d
                     touched.insert(s)
                     improved.insert(s)
-                    roundBoardTrip[roundBase &+ s] = Int32(firstTrip &+ trip)
+                    roundBoardTrip[roundBase &+ s] = Int32(globalFirstTrip &+ trip)
                     roundBoardPosition[roundBase &+ s] = Int32(i)
                     roundAlightPosition[roundBase &+ s] = Int32(alightPosition)
                     let a = access[s]
@@ -542,10 +684,16 @@ struct SearchSpace {
                 }
                 // Latest trip in lower..<tripCount arriving at or before `deadline`.
                 if lower >= tripCount || arrivals[timeBase &+ lower &* length &+ i] > deadline { continue }
+                let lowest = lower
                 var hi = tripCount
                 while lower < hi {
                     let mid = (lower &+ hi) >> 1
                     if arrivals[timeBase &+ mid &* length &+ i] <= deadline { lower = mid &+ 1 } else { hi = mid }
+                }
+                if tripMask != 0 {
+                    // Skip trips the overlay rules out; an earlier one (or the current trip) still qualifies.
+                    while lower > lowest && tripFlags[lower &- 1] & tripMask != 0 { lower &-= 1 }
+                    if lower == lowest { continue }
                 }
                 trip = lower &- 1
                 row = timeBase &+ trip &* length
@@ -599,7 +747,7 @@ struct SearchSpace {
         var round = start.round
         while true {
             let index = round * n + stop
-            let trip = Int(roundBoardTrip[index])
+            let (tt, trip) = tripStore(Int(roundBoardTrip[index]))
             let boardPosition = Int(roundBoardPosition[index])
             let alightPosition = Int(roundAlightPosition[index])
             let pattern = Int(tt.tripPattern[trip])
@@ -634,7 +782,7 @@ struct SearchSpace {
                     arrival: arrival + Int(destinationOffset[via]), legs: legs)
             }
             if via != alightStop {
-                let seconds = Timetable(storage: tt).transferSeconds(from: alightStop, to: via)!
+                let seconds = Timetable(storage: self.tt).transferSeconds(from: alightStop, to: via)!
                 legs.append(
                     .walk(
                         WalkLeg(
