@@ -1,0 +1,181 @@
+import CCairo
+import Foundation
+
+/// A page of a timetable poster as a display list: every text with the box it must stay inside, the fills and
+/// rules, and the QR code. The same list is drawn into the PDF, the SVG, the PNG and the read-back raster, and
+/// checked before any of them is written (`PosterChecker`).
+struct PosterPage {
+    struct Text {
+        var text: String
+        var font: LabelFont
+        var size: Double
+        var color: RGBColor
+        var x: Double
+        var baseline: Double
+        /// Where the text must stay (its cell, its line).
+        var box: Rect
+    }
+
+    struct Fill {
+        var rect: Rect
+        var color: RGBColor
+        var radius: Double = 0
+    }
+
+    struct Rule {
+        var from: (x: Double, y: Double)
+        var to: (x: Double, y: Double)
+        var width: Double
+        var color: RGBColor
+    }
+
+    struct Code {
+        var matrix: QRMatrix
+        var payload: String
+        /// The symbol with its quiet zone.
+        var box: Rect
+        var module: Double { box.width / Double(matrix.sizeWithQuietZone) }
+    }
+
+    /// A named region, reported to callers (tests crop the PDF's text to a column with it).
+    struct Region {
+        var kind: String
+        var section: Int
+        var column: Int
+        var rect: Rect
+    }
+
+    var width: Double
+    var height: Double
+    var texts: [Text] = []
+    var fills: [Fill] = []
+    var rules: [Rule] = []
+    var codes: [Code] = []
+    var regions: [Region] = []
+}
+
+extension Canvas {
+    /// Draws a poster page (or the part of it the surface covers).
+    func draw(_ page: PosterPage, only region: Rect? = nil) {
+        for fill in page.fills where region.map({ fill.rect.intersects($0) }) ?? true {
+            if fill.radius > 0 {
+                roundedRect(fill.rect, radius: fill.radius)
+                fillPath(fill.color)
+            } else {
+                self.fill(fill.rect, fill.color)
+            }
+        }
+        for rule in page.rules {
+            line(from: rule.from, to: rule.to, color: rule.color, width: rule.width)
+        }
+        for text in page.texts where region.map({ text.box.insetBy(-2, -2).intersects($0) }) ?? true {
+            self.text(text.text, x: text.x, baseline: text.baseline, font: text.font, size: text.size, color: text.color)
+        }
+        for code in page.codes {
+            drawQR(code.matrix, at: code.box, module: code.module)
+        }
+    }
+
+    /// A QR symbol: its dark modules' outline as one path in module units, painted scaled (as labels draw it).
+    func drawQR(_ matrix: QRMatrix, at box: Rect, module: Double) {
+        let originX = box.x + Double(QRMatrix.quietZone) * module
+        let originY = box.y + Double(QRMatrix.quietZone) * module
+        let n = Double(matrix.size)
+        var extents = cairo_rectangle_t(x: 0, y: 0, width: n, height: n)
+        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
+        let rc = cairo_create(recording)!
+        for loop in matrix.outline {
+            guard let first = loop.first else { continue }
+            cairo_move_to(rc, Double(first.x), Double(first.y))
+            for point in loop.dropFirst() { cairo_line_to(rc, Double(point.x), Double(point.y)) }
+            cairo_close_path(rc)
+        }
+        cairo_set_source_rgb(rc, 0, 0, 0)
+        cairo_fill(rc)
+        cairo_destroy(rc)
+        save()
+        translate(originX, originY)
+        cairo_scale(context, module, module)
+        cairo_set_source_surface(context, recording, 0, 0)
+        cairo_rectangle(context, 0, 0, n, n)
+        cairo_fill(context)
+        restore()
+        cairo_surface_destroy(recording)
+    }
+}
+
+/// Ink extents of texts, measured once per string and font at a reference size and scaled (metric hinting is
+/// off, so extents are linear in the size), plus advance widths for layout.
+final class InkMeasurer {
+    private static let referenceSize = 100.0
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+    private let fonts: FontSet
+    private var cache: [LabelFont: [String: cairo_text_extents_t]] = [:]
+
+    init(fonts: FontSet) {
+        self.fonts = fonts
+        surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+        context = cairo_create(surface)
+        cairo_set_font_options(context, fonts.options)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    private func extents(_ text: String, _ font: LabelFont) -> cairo_text_extents_t {
+        if let known = cache[font]?[text] { return known }
+        cairo_set_font_face(context, fonts.face(font))
+        cairo_set_font_size(context, Self.referenceSize)
+        var result = cairo_text_extents_t()
+        cairo_text_extents(context, text, &result)
+        if text.utf8.count <= 80 { cache[font, default: [:]][text] = result }
+        return result
+    }
+
+    /// Advance width at `size`.
+    func width(_ text: String, _ font: LabelFont, _ size: Double) -> Double {
+        extents(text, font).x_advance / Self.referenceSize * size
+    }
+
+    /// The ink rectangle of `text` drawn at (x, baseline) in `size` (empty text: nil).
+    func ink(_ text: PosterPage.Text) -> Rect? {
+        let e = extents(text.text, text.font)
+        guard e.width > 0 || e.height > 0 else { return nil }
+        let scale = text.size / Self.referenceSize
+        return Rect(
+            x: text.x + e.x_bearing * scale, y: text.baseline + e.y_bearing * scale, width: e.width * scale,
+            height: e.height * scale)
+    }
+
+    /// `text` cut with "…" to fit `width` at `size` (unchanged when it fits).
+    func fit(_ text: String, _ font: LabelFont, _ size: Double, width: Double) -> String {
+        if self.width(text, font, size) <= width { return text }
+        var characters = Array(text)
+        while !characters.isEmpty {
+            characters.removeLast()
+            let candidate = String(characters).trimmingCharacters(in: .whitespaces) + "…"
+            if self.width(candidate, font, size) <= width { return candidate }
+        }
+        return ""
+    }
+
+    /// Words of `text` in lines no wider than `width`; a word wider than a line is cut with "…".
+    func wrap(_ text: String, _ font: LabelFont, _ size: Double, width: Double) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if self.width(candidate, font, size) <= width {
+                current = candidate
+            } else {
+                if !current.isEmpty { lines.append(current) }
+                current = fit(String(word), font, size, width: width)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}

@@ -1,0 +1,229 @@
+import CCairo
+import Foundation
+import SystemSupport
+import TransitModel
+
+/// How timetables are printed.
+public struct TimetablePrintOptions: Sendable, Hashable {
+    public var layout: TimetableLayout
+    public var format: LabelFormat
+    /// PNG resolution (dots per inch); ignored by the vector formats.
+    public var dpi: Int
+    public var language: Language
+    /// PDF title, and the first part of each page's footer.
+    public var title: String
+
+    public init(
+        layout: TimetableLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 200, language: Language = .es,
+        title: String = "StopKiosk"
+    ) {
+        self.layout = layout
+        self.format = format
+        self.dpi = dpi
+        self.language = language
+        self.title = title
+    }
+}
+
+/// Why a timetable could not be printed. Nothing is written when any of these is thrown.
+public enum TimetablePrintError: Error, Sendable, CustomStringConvertible {
+    /// The poster failed its check: a text leaves its box, texts overlap, or the QR code does not read back.
+    case checkFailed(what: String, problems: [String])
+    /// The stop's QR payload cannot be made (see `LabelError`), or the file cannot be written.
+    case label(LabelError)
+
+    public var description: String {
+        switch self {
+        case let .checkFailed(what, problems):
+            let shown = problems.prefix(20)
+            return "the \(what) failed its check; nothing was written:\n  " + shown.joined(separator: "\n  ")
+                + (problems.count > 20 ? "\n  … and \(problems.count - 20) more" : "")
+        case .label(let error): return error.description
+        }
+    }
+}
+
+/// What a printed timetable holds, for summaries and tests.
+public struct TimetablePrintResult: Sendable {
+    /// A named area of a page in points from its top-left corner: `column` areas hold a stop timetable column's
+    /// hour rows (`section`, `column` index), `route` areas a route timetable's time cells from trip `column` on.
+    public struct Region: Sendable, Hashable, Codable {
+        public var page: Int
+        public var kind: String
+        public var section: Int
+        public var column: Int
+        public var x: Double, y: Double, width: Double, height: Double
+    }
+
+    public var files: [String]
+    public var pages: Int
+    public var regions: [Region]
+    public var pageWidth: Double
+    public var pageHeight: Double
+}
+
+/// Prints stop timetable posters and route timetables: lays them out, checks every page (texts inside their
+/// boxes, nothing overlapping, the QR code reading back), then writes PDF, SVG or PNG atomically.
+///
+/// Not `Sendable`: it owns cairo font faces and a zbar scanner. Make one per thread.
+public final class TimetablePrinter {
+    public let options: TimetablePrintOptions
+    let fonts = FontSet()
+    let measurer: InkMeasurer
+    let checker: PosterChecker
+    /// Tests use this to damage pages after layout, to see the check refuse them.
+    var tamper: ((inout [PosterPage]) -> Void)?
+
+    public init(options: TimetablePrintOptions) {
+        self.options = options
+        measurer = InkMeasurer(fonts: fonts)
+        checker = PosterChecker(fonts: fonts)
+    }
+
+    /// The stop's poster: `payloads` makes its QR code exactly as for its label (signed when the labels are);
+    /// the unsigned URL is printed beside it.
+    public func printStop(
+        _ timetable: StopTimetable, payloads: LabelPayloadBuilder, output: String
+    ) throws(TimetablePrintError) -> TimetablePrintResult {
+        let stop = LabelStop(id: timetable.stop.id, code: timetable.stop.code, name: timetable.stop.name)
+        let value: String, payload: String
+        let matrix: QRMatrix
+        do {
+            value = try payloads.value(for: stop)
+            payload = try payloads.payload(for: stop)
+        } catch {
+            throw .label(.unlabelableStops([error]))
+        }
+        do {
+            matrix = try QRMatrix(encoding: payload, errorCorrection: .medium)
+        } catch {
+            throw .label(
+                .unlabelableStops([LabelError.StopProblem(stopID: stop.id, reason: "its payload cannot be a QR code: \(error)")]))
+        }
+        var display = payloads.template.url(for: value)
+        for scheme in ["https://", "http://"] where display.hasPrefix(scheme) { display.removeFirst(scheme.count) }
+        let composer = StopPosterComposer(measurer: measurer, language: options.language, layout: options.layout)
+        var pages = composer.compose(
+            timetable,
+            header: StopPosterComposer.Header(
+                payload: payload, qr: matrix, displayURL: display, code: value, footer: options.title))
+        tamper?(&pages)
+        return try finish(pages, what: "timetable of stop \(Terminal.clean(timetable.stop.id, 60))", output: output)
+    }
+
+    /// The route timetable, stops down and trips across.
+    public func printRoute(_ timetable: RouteTimetable, output: String) throws(TimetablePrintError) -> TimetablePrintResult
+    {
+        let composer = RoutePosterComposer(measurer: measurer, language: options.language, layout: options.layout)
+        var pages = composer.compose(timetable, footer: options.title)
+        tamper?(&pages)
+        return try finish(
+            pages, what: "timetable of route \(Terminal.clean(timetable.route.label, 40))", output: output)
+    }
+
+    private func finish(_ pages: [PosterPage], what: String, output: String) throws(TimetablePrintError)
+        -> TimetablePrintResult
+    {
+        var problems: [String] = []
+        for (index, page) in pages.enumerated() { problems += checker.check(page, number: index + 1) }
+        if !problems.isEmpty { throw .checkFailed(what: what, problems: problems) }
+        do {
+            try AtomicOutput.validate(output)
+            let files = try write(pages, to: output)
+            var regions: [TimetablePrintResult.Region] = []
+            for (index, page) in pages.enumerated() {
+                for region in page.regions {
+                    regions.append(
+                        .init(
+                            page: index + 1, kind: region.kind, section: region.section, column: region.column,
+                            x: region.rect.x, y: region.rect.y, width: region.rect.width, height: region.rect.height))
+                }
+            }
+            return TimetablePrintResult(
+                files: files, pages: pages.count, regions: regions, pageWidth: pages.first?.width ?? 0,
+                pageHeight: pages.first?.height ?? 0)
+        } catch {
+            throw .label(error)
+        }
+    }
+
+    /// Draws the pages into temporary files beside `output` and renames them into place.
+    private func write(_ pages: [PosterPage], to output: String) throws(LabelError) -> [String] {
+        guard let first = pages.first else { throw .invalidRequest("nothing to print") }
+        let files = options.format == .pdf ? [output] : AtomicOutput.pageFiles(output, pages: pages.count)
+        var pending: [AtomicFileWriter] = []
+        switch options.format {
+        case .pdf:
+            let file = try AtomicFileWriter.labelOutput(output)
+            pending.append(file)
+            let sink = FileSink(file: file)
+            let status: cairo_status_t = withExtendedLifetime(sink) {
+                let surface = cairo_pdf_surface_create_for_stream(
+                    FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), first.width, first.height)!
+                defer { cairo_surface_destroy(surface) }
+                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
+                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "StopKiosk (kiosk timetable)")
+                let canvas = Canvas(surface: surface, fonts: fonts)
+                for page in pages {
+                    cairo_pdf_surface_set_size(surface, page.width, page.height)
+                    canvas.draw(page)
+                    cairo_show_page(canvas.context)
+                }
+                let drawing = canvas.status
+                cairo_surface_finish(surface)
+                return drawing != CAIRO_STATUS_SUCCESS ? drawing : cairo_surface_status(surface)
+            }
+            if let failure = sink.failure { throw .outputFailed(path: output, reason: failure) }
+            guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
+        case .svg:
+            for (index, page) in pages.enumerated() {
+                let file = try AtomicFileWriter.labelOutput(files[index])
+                pending.append(file)
+                let sink = FileSink(file: file)
+                let status: cairo_status_t = withExtendedLifetime(sink) {
+                    let surface = cairo_svg_surface_create_for_stream(
+                        FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), page.width, page.height)!
+                    defer { cairo_surface_destroy(surface) }
+                    cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PT)
+                    let canvas = Canvas(surface: surface, fonts: fonts)
+                    canvas.draw(page)
+                    cairo_show_page(canvas.context)
+                    let drawing = canvas.status
+                    cairo_surface_finish(surface)
+                    return drawing != CAIRO_STATUS_SUCCESS ? drawing : cairo_surface_status(surface)
+                }
+                if let failure = sink.failure { throw .outputFailed(path: files[index], reason: failure) }
+                guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
+            }
+        case .png:
+            let scale = Double(options.dpi) / 72
+            for (index, page) in pages.enumerated() {
+                let width = Int((page.width * scale).rounded()), height = Int((page.height * scale).rounded())
+                guard width * height <= 120_000_000 else {
+                    throw .invalidRequest("a page at \(options.dpi) dpi would be \(width) × \(height) pixels; use a lower --dpi")
+                }
+                let file = try AtomicFileWriter.labelOutput(files[index])
+                pending.append(file)
+                let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
+                defer { cairo_surface_destroy(surface) }
+                guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+                    throw .renderingFailed(reason: "cannot make a \(width) × \(height) image")
+                }
+                do {
+                    let canvas = Canvas(surface: surface, fonts: fonts)
+                    canvas.paint(.white)
+                    canvas.scale(scale)
+                    canvas.draw(page)
+                }
+                let sink = MemorySink()
+                let status = withExtendedLifetime(sink) {
+                    cairo_surface_write_to_png_stream(surface, MemorySink.callback, Unmanaged.passUnretained(sink).toOpaque())
+                }
+                guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: "PNG encoding: \(status.message)") }
+                try file.writeLabels(PNGMetadata.withResolution(sink.bytes, dpi: options.dpi))
+            }
+        }
+        for file in pending { try file.commitLabels() }
+        return files
+    }
+}
