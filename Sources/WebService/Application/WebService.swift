@@ -89,6 +89,7 @@ public final class WebService: Sendable {
         router.add(middleware: ConditionalGetMiddleware())
         APIRoutes(service: self).register(on: router)
         PageRoutes(service: self).register(on: router)
+        TimetablePageRoutes(service: self).register(on: router)
         KioskRoutes(service: self).register(on: router)
         return router
     }
