@@ -50,6 +50,16 @@ public enum KioskDoctor {
                     fix: "import the agency's GTFS feed: kiosk import FEED.zip --db \(path)")
             ]
         }
+        // The check the server runs before it takes a file into service: every page readable, a finished import.
+        do {
+            try database.verify(separateConnection: false)
+        } catch {
+            return [
+                DoctorCheck(
+                    area: "database", status: .problem, detail: "\(error)",
+                    fix: "import the feed again: kiosk import FEED.zip --db \(path)")
+            ]
+        }
         let today = ServiceDate.containing(now, in: database.timeZone)
         let range = "\(database.serviceStart?.description ?? "?") to \(database.serviceEnd?.description ?? "?")"
         do {

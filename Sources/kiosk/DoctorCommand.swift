@@ -10,7 +10,7 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Check the config, the database, the camera, fonts, speech and terminal, and say what to fix.",
         discussion: """
-            Checks, in order: the config file (every key known, every value valid); the route database (opens, its \
+            Checks, in order: the config file (every key known, every value valid); the route database (opens, reads whole — PRAGMA quick_check and the row counts the import recorded —, its \
             service dates cover today — a warning when they end within 14 days —, the home stop exists, the label \
             template and keys are usable); the camera (the device exists, is a capture device, opens with the \
             configured size and delivers a frame within --camera-timeout seconds); the [realtime] feeds (each fetched \

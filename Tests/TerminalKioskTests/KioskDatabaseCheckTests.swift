@@ -42,4 +42,32 @@ import Testing
         #expect(!run.stdout.contains("Horarios no disponibles") && !run.stdout.contains("Timetables unavailable"))
         #expect(run.status == 0, "\(run.stderr)")
     }
+    /// `kiosk doctor` runs the same check: a database that opens but no longer reads whole is a problem to fix,
+    /// named with SQLite's complaint, not "service dates cover today".
+    @Test func doctorRefusesADamagedDatabase() throws {
+        let directory = TemporaryFolder.make("doctor-corrupt").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = directory + "/routes.sqlite"
+        #expect(try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", database]).status == 0)
+        let config = directory + "/kiosk.toml"
+        try """
+        home_stop = "1091"
+        [database]
+        path = "\(database)"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        func doctorDatabaseLines() throws -> String {
+            let result = try Programs.runKiosk(["doctor", "--config", config, "--camera-timeout", "1"])
+            return result.stdout.split(separator: "\n").filter { $0.contains("database") || $0.contains("fix:") }
+                .joined(separator: "\n")
+        }
+        let sound = try doctorDatabaseLines()
+        #expect(sound.contains("[ok] database") && !sound.contains("[FAIL] database"), "\(sound)")
+
+        try DatabaseDamage.corruptedCopy(of: database, to: database + ".copy")
+        #expect(rename(database + ".copy", database) == 0)
+        let damaged = try doctorDatabaseLines()
+        #expect(damaged.contains("[FAIL] database"), "\(damaged)")
+        #expect(damaged.contains("quick_check") || damaged.contains("malformed"), "\(damaged)")
+        #expect(damaged.contains("fix: import the feed again: kiosk import FEED.zip --db \(database)"), "\(damaged)")
+    }
 }
