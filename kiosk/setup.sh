@@ -23,6 +23,8 @@ packages=(
   sox                             # the speech tests read WAV duration and loudness with 'sox FILE -n stat'
   librsvg2-bin                    # rsvg-convert: the map tests rasterise their SVGs
   wrk                             # HTTP load for 'kiosk-bench serve' (random stops through a Lua script)
+  nginx                           # kiosk/deploy/nginx: the test runs it (own prefix, loopback ports) before two kiosk serve
+  prometheus                      # promtool: checks and unit-tests kiosk/deploy/prometheus
 )
 
 missing=()

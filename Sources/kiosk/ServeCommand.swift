@@ -52,6 +52,12 @@ struct ServeCommand: ParsableCommand {
             valueName: "date-time"))
     var at: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Name this instance in an X-Served-By header on every answer (several instances behind a load balancer).",
+            valueName: "name"))
+    var instance: String?
+
     @Flag(name: .shortAndLong, help: "Log at debug level (the access log is at info level).")
     var verbose = false
 
@@ -61,6 +67,13 @@ struct ServeCommand: ParsableCommand {
         }
         if let host, host.isEmpty || !host.allSatisfy({ $0.isLetter || $0.isNumber || ".:-_".contains($0) }) {
             throw ValidationError("--host must be an IP address or host name such as 127.0.0.1")
+        }
+        if let instance,
+            instance.isEmpty || instance.count > 64
+                || !instance.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-_:".contains($0)) })
+        {
+            throw ValidationError(
+                "--instance must be 1-64 letters, digits or . - _ : (got '\(instance)')")
         }
     }
 
@@ -76,7 +89,9 @@ struct ServeCommand: ParsableCommand {
             config.server.scanSource = scanSource
         }
         let path = try database.db ?? config.databasePath ?? DefaultDatabase.samplePath()
-        try ServeRunner.run(config: config, databasePath: path, verbose: verbose, clockOffset: try clockOffset(path))
+        try ServeRunner.run(
+            config: config, databasePath: path, verbose: verbose, clockOffset: try clockOffset(path),
+            instanceName: instance)
     }
 
     /// How far `--at` is from the real time, read in the time zone of the database's agency.
@@ -92,7 +107,7 @@ struct ServeCommand: ParsableCommand {
 enum ServeRunner {
     static func run(
         config: KioskConfig, databasePath path: String, verbose: Bool, clockOffset: TimeInterval = 0,
-        demo: (DemoSession, String)? = nil
+        demo: (DemoSession, String)? = nil, instanceName: String? = nil
     ) throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -126,7 +141,9 @@ enum ServeRunner {
                 polling.start(settings: config.realtime, database: databases.current(), clock: clock, changed: {})
                 live = polling
             }
-            service = try WebService(config: config, databases: databases, logger: logger, now: clock, live: live)
+            service = try WebService(
+                config: config, databases: databases, logger: logger, now: clock, live: live,
+                instanceName: instanceName)
         } catch let error as LookupError {
             printError("error: \(error)")
             throw ExitCode(ExitStatus.badInput)

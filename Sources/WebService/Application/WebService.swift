@@ -32,12 +32,15 @@ public final class WebService: Sendable {
     let nowCache = NowCache()
     /// Where `/api/v1/stops/{id}/speech` is synthesised.
     let speech: SpeechQueue
+    /// Sent as `X-Served-By` on every answer when set (`kiosk serve --instance`).
+    public let instanceName: String?
 
     public init(
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
         metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() },
-        live: LiveFeedPolling? = nil, speechWaitingLimit: Int = 16
+        live: LiveFeedPolling? = nil, speechWaitingLimit: Int = 16, instanceName: String? = nil
     ) throws {
+        self.instanceName = instanceName
         self.live = live
         self.speech = SpeechQueue(maxWaiting: speechWaitingLimit)
         self.config = config
@@ -80,6 +83,7 @@ public final class WebService: Sendable {
     /// The router with every route and middleware; `application` serves it, tests drive it in process.
     public func router() -> Router<WebRequestContext> {
         let router = Router(context: WebRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if let instanceName { router.add(middleware: InstanceHeaderMiddleware(name: instanceName)) }
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: metrics.middleware)
         router.add(middleware: ProblemMiddleware(pages: pages, config: config))
