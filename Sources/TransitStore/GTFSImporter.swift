@@ -775,14 +775,8 @@ struct ImportSession {
                         let tripID = String(decoding: tripBytes, as: UTF8.self)
                         guard let trip = tripKeys[tripID] else {
                             if tripBytes.isEmpty { throw row.invalid(c.trip, "a non-empty value") }
-                            let error = ImportError.unknownReference(
-                                file: "stop_times.txt", line: row.line, column: "trip_id", value: tripID,
-                                target: "trips.txt")
-                            guard lenient else { throw error }
-                            repairs.add(
-                                "stop_times.txt: dropped a row whose trip_id is not in trips.txt",
-                                at: "\(row.location) '\(ImportError.quoted(tripID))'")
-                            return
+                            return try dropUnknownReference(
+                                row, file: "stop_times.txt", column: "trip_id", value: tripID, target: "trips.txt")
                         }
                         currentTrip = trip
                         currentTripBytes = Array(tripBytes)
@@ -792,14 +786,8 @@ struct ImportSession {
                     let stopID = String(decoding: row.bytes(c.stop), as: UTF8.self)
                     guard let stop = stopKeys[stopID] else {
                         if stopID.isEmpty { throw row.invalid(c.stop, "a non-empty value") }
-                        let error = ImportError.unknownReference(
-                            file: "stop_times.txt", line: row.line, column: "stop_id", value: stopID,
-                            target: "stops.txt")
-                        guard lenient else { throw error }
-                        repairs.add(
-                            "stop_times.txt: dropped a row whose stop_id is not in stops.txt",
-                            at: "\(row.location) '\(ImportError.quoted(stopID))'")
-                        return
+                        return try dropUnknownReference(
+                            row, file: "stop_times.txt", column: "stop_id", value: stopID, target: "stops.txt")
                     }
                     guard let sequence = try row.int(c.sequence), sequence >= 0 else {
                         throw row.invalid(c.sequence, "a non-negative whole number")
@@ -886,14 +874,8 @@ struct ImportSession {
         ) { row in
             let tripID = try row.requiredString(c.trip)
             guard let trip = tripKeys[tripID] else {
-                guard lenient else {
-                    throw ImportError.unknownReference(
-                        file: "frequencies.txt", line: row.line, column: "trip_id", value: tripID, target: "trips.txt")
-                }
-                repairs.add(
-                    "frequencies.txt: dropped a row whose trip_id is not in trips.txt",
-                    at: "\(row.location) '\(ImportError.quoted(tripID))'")
-                return
+                return try dropUnknownReference(
+                    row, file: "frequencies.txt", column: "trip_id", value: tripID, target: "trips.txt")
             }
             guard let start = try row.time(c.start) else { throw row.invalid(c.start, "a time HH:MM:SS") }
             guard let end = try row.time(c.end), end > start else {
@@ -1035,6 +1017,18 @@ struct ImportSession {
     }
 
     // MARK: - Finishing
+    /// A row naming a `column` value that `target` lacks: refused, or with --lenient dropped and listed.
+    mutating func dropUnknownReference(
+        _ row: GTFSRow, file: String, column: String, value: String, target: String
+    ) throws {
+        guard lenient else {
+            throw ImportError.unknownReference(file: file, line: row.line, column: column, value: value, target: target)
+        }
+        repairs.add(
+            "\(file): dropped a row whose \(column) is not in \(target)",
+            at: "\(row.location) '\(ImportError.quoted(value))'")
+    }
+
 
     /// Builds the indexes, writes the metadata, checks the file and closes it, ready to be renamed into place.
     mutating func finish() throws -> ImportSummary {
