@@ -82,6 +82,12 @@ public struct ServerSettings: Sendable, Equatable {
     /// What `/kiosk` scans: "camera" (the `[camera]` device), a Y4M file or an image folder to replay, "demo" (the
     /// recorded demo session) or "off".
     public var scanSource = "off"
+    /// Connections served at once; the server lowers it to fit its file limit (`ConnectionBudget`). Connections
+    /// beyond it are answered 503 and closed.
+    public var maxConnections = 4096
+    /// `/kiosk/events` streams open at once, from everyone and from one client address (503 beyond).
+    public var maxEventStreams = 64
+    public var maxEventStreamsPerAddress = 4
 
     public init() {}
 }

@@ -38,7 +38,8 @@ public enum KioskConfigFile {
         "labels": ["url_template", "foreign_templates", "signature_policy", "public_keys", "feed_id"],
         "server": [
             "host", "port", "cors_origins", "cache_seconds", "idle_connection_seconds", "max_url_bytes",
-            "max_header_bytes", "max_body_bytes", "reload_check_milliseconds", "scan_source",
+            "max_header_bytes", "max_body_bytes", "reload_check_milliseconds", "scan_source", "max_connections",
+            "max_event_streams", "max_event_streams_per_address",
         ],
         "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers"],
         "update": ["gtfs_url", "headers"],
@@ -428,6 +429,11 @@ public enum KioskConfigFile {
         if let v = try reader.int(table, "max_body_bytes", 0...1_048_576, prefix: p) { server.maxBodyBytes = v }
         if let v = try reader.int(table, "reload_check_milliseconds", 0...60000, prefix: p) {
             server.reloadCheckMilliseconds = v
+        }
+        if let v = try reader.int(table, "max_connections", 1...1_000_000, prefix: p) { server.maxConnections = v }
+        if let v = try reader.int(table, "max_event_streams", 1...100_000, prefix: p) { server.maxEventStreams = v }
+        if let v = try reader.int(table, "max_event_streams_per_address", 1...100_000, prefix: p) {
+            server.maxEventStreamsPerAddress = v
         }
         if let v = try reader.string(table, "scan_source", prefix: p) {
             guard ["camera", "demo", "off"].contains(v) || v.hasPrefix("/") else {

@@ -30,6 +30,8 @@ public final class WebService: Sendable {
     public let live: LiveFeedPolling?
     /// Stop views and stop pages for "now", shared within their minute.
     let nowCache = NowCache()
+    /// What the listening socket's `ConnectionGate` counts (connections served, refused, failed accepts).
+    public let connections = ConnectionGateStatistics()
     /// Where `/api/v1/stops/{id}/speech` is synthesised.
     let speech: SpeechQueue
     /// Sent as `X-Served-By` on every answer when set (`kiosk serve --instance`).
@@ -118,7 +120,10 @@ public final class WebService: Sendable {
                     idleTimeout: .seconds(Int64(server.idleConnectionSeconds)), httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,
-            onServerRunning: onServerRunning,
+            onServerRunning: { channel in
+                await self.installConnectionGate(on: channel)
+                await onServerRunning(channel)
+            },
             logger: logger)
     }
 }

@@ -36,7 +36,7 @@ struct KioskRoutes {
             Responses.body(KioskScript.javascript, contentType: "text/javascript; charset=utf-8", cacheSeconds: 300)
         }
         router.resource("/kiosk/board") { request, _ in try board(request) }
-        router.resource("/kiosk/events") { _, _ in events() }
+        router.resource("/kiosk/events") { _, context in try events(from: context.remoteAddress) }
     }
 
     struct KioskPage {
@@ -124,14 +124,31 @@ struct KioskRoutes {
 
     /// `text/event-stream`: `event: scan` with the scan as JSON, a comment every 15 s so that both ends notice a
     /// dead connection, `retry: 2000` so the browser reconnects within two seconds. Ends on graceful shutdown.
-    func events() -> Response {
+    /// At most `max_event_streams` streams in all and `max_event_streams_per_address` from one client address
+    /// (`[server]`): a stream is never closed for being idle, so without a cap idle listeners could hold every
+    /// connection. One more is answered 503 with `Retry-After`.
+    func events(from address: String?) throws -> Response {
         let scans = service.scans
+        let settings = service.config.server
+        guard
+            let ticket = scans.admit(
+                address: address ?? "", total: settings.maxEventStreams,
+                perAddress: settings.maxEventStreamsPerAddress)
+        else {
+            throw Problem(
+                status: .serviceUnavailable, title: "Too many event streams",
+                detail:
+                    "this server already sends live scans to \(settings.maxEventStreams) listeners in all or \(settings.maxEventStreamsPerAddress) from this address; close one or try again later",
+                retryAfter: 30)
+        }
         var headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8"]
         headers[.cacheControl] = "no-store"
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                let (id, stream) = scans.subscribe()
+                // The ticket lives as long as this body: released when the stream ends, or when an answer that is
+                // never sent (HEAD) is dropped.
+                let (id, stream) = withExtendedLifetime(ticket) { scans.subscribe() }
                 try await withGracefulShutdownHandler {
                     try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
                     for await event in stream {
@@ -142,6 +159,7 @@ struct KioskRoutes {
                 }
                 scans.unsubscribe(id)
                 try await writer.finish(nil)
+                withExtendedLifetime(ticket) {}
             })
     }
 }
@@ -154,6 +172,49 @@ public final class ScanBroadcaster: Sendable {
     init(heartbeat: Duration = .seconds(15)) { self.heartbeat = heartbeat }
 
     var count: Int { subscribers.withLock { $0.count } }
+
+    /// Event streams admitted and not yet ended, in all and by client address.
+    private let admission = Admission()
+
+    /// A place for one more event stream from `address`, or nil when `total` streams are open or `perAddress`
+    /// from that address. The place is held until the ticket is released.
+    func admit(address: String, total: Int, perAddress: Int) -> Ticket? {
+        let admission = self.admission
+        guard admission.take(address: address, total: total, perAddress: perAddress) else { return nil }
+        return Ticket { admission.give(address: address) }
+    }
+
+    /// Event streams open now (admitted and not yet released).
+    var admittedCount: Int { admission.counts.withLock { $0.total } }
+
+    final class Admission: Sendable {
+        let counts = Mutex<(total: Int, byAddress: [String: Int])>((0, [:]))
+
+        func take(address: String, total: Int, perAddress: Int) -> Bool {
+            counts.withLock { state in
+                let fromAddress = state.byAddress[address, default: 0]
+                guard state.total < total, fromAddress < perAddress else { return false }
+                state.total += 1
+                state.byAddress[address] = fromAddress + 1
+                return true
+            }
+        }
+
+        func give(address: String) {
+            counts.withLock { state in
+                state.total -= 1
+                let left = state.byAddress[address, default: 1] - 1
+                state.byAddress[address] = left > 0 ? left : nil
+            }
+        }
+    }
+
+    /// Holds one admitted event stream's place; gives it back when released (deinitialised).
+    final class Ticket: Sendable {
+        private let release: @Sendable () -> Void
+        init(release: @escaping @Sendable () -> Void) { self.release = release }
+        deinit { release() }
+    }
 
     func subscribe() -> (UUID, AsyncStream<String>) {
         let id = UUID()
