@@ -81,7 +81,11 @@ let package = Package(
         ),
         // The adapter: store rows → planner timetable, and journey plans as `JourneyPlan` values.
         .target(
-            name: "TripPlanning", dependencies: ["TransitModel", "TransitStore", "JourneyPlanner"],
+            name: "TripPlanning",
+            dependencies: [
+                "TransitModel", "TransitStore", "JourneyPlanner", "SystemSupport", "Realtime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // Stop-code payloads: URL templates, Ed25519 label signatures, key files, the payload parser.
         .target(
@@ -259,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TripPlanningTests",
-            dependencies: ["TripPlanning", "TransitStore", "TransitModel", "KioskTesting"],
+            dependencies: ["TripPlanning", "TransitStore", "TransitModel", "KioskTesting", "Realtime", "JourneyPlanner"],
             swiftSettings: strict
         ),
         // Pictures end to end: a hand-made feed → the store's geometry → SVG, parsed as XML and rasterised.

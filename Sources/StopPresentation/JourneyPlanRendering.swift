@@ -8,20 +8,50 @@ public enum JourneyPlanText {
         let clean = { (text: String) in TerminalText.sanitize(text, maxLength: 60) }
         let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
         let say = { (message: Message) in message.text(language) }
+        let sayPlan = { (message: PlanMessage) in message.text(language) }
+        let stamp = { (date: Date) in
+            "\(LocalTime.iso8601(date, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(plan.timeZone)"
+        }
         var lines = [say(.journeyHeading(from: clean(plan.from.name), to: clean(plan.to.name)))]
-        lines.append(
-            say(
-                .leavingFrom(
-                    "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(plan.timeZone)"
-                )))
-        if plan.liveTimesUsed == false { lines.append(say(.plansUseTimetable)) }
+        if let deadline = plan.arriveBy {
+            lines.append(sayPlan(.arrivingBy(stamp(deadline), earliest: clock(plan.at))))
+        } else {
+            lines.append(say(.leavingFrom(stamp(plan.at))))
+        }
+        switch (plan.liveTimesUsed, plan.realtimeStatus) {
+        case (true?, _): lines.append(sayPlan(.plansUseLiveTimes))
+        case (false?, nil): lines.append(say(.plansUseTimetable))
+        case (false?, _?): lines.append(sayPlan(.plansOnTimetableSince(plan.realtimeUnavailableSince.map(clock))))
+        case (nil, _): break
+        }
+        if plan.stepFree == true {
+            lines.append(sayPlan(.stepFreeOnly))
+            lines.append(sayPlan(.stepFreeUnknownValues))
+        }
+        if plan.stepFree == true && plan.options.isEmpty {
+            lines.append("")
+            lines.append(sayPlan(.noStepFreeJourney))
+            if let ordinary = plan.withoutStepFree, !ordinary.isEmpty {
+                lines.append(sayPlan(.ordinaryJourneysHeading))
+                options(ordinary, into: &lines, language: language, zone: zone)
+                return lines.joined(separator: "\n")
+            }
+        }
         if plan.options.isEmpty {
             lines.append("")
             lines.append(say(.noJourney(maxTransfers: plan.maxTransfers)))
             lines.append(say(.routesAtStart(labels(plan.routesAtOrigin, language))))
             lines.append(say(.routesAtDestination(labels(plan.routesAtDestination, language))))
         }
-        for (number, option) in plan.options.enumerated() {
+        options(plan.options, into: &lines, language: language, zone: zone)
+        return lines.joined(separator: "\n")
+    }
+
+    static func options(_ options: [JourneyOption], into lines: inout [String], language: Language, zone: TimeZone) {
+        let clean = { (text: String) in TerminalText.sanitize(text, maxLength: 60) }
+        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let say = { (message: Message) in message.text(language) }
+        for (number, option) in options.enumerated() {
             lines.append("")
             let transfers = option.transfers == 0 ? say(.direct) : say(.transferCount(option.transfers))
             lines.append(
@@ -36,19 +66,34 @@ public enum JourneyPlanText {
                         "  \(clock(step.departure))  " + say(.walkTo(minutes: step.minutes, stop: clean(step.to.name)))
                             + code(step.to))
                 case .ride:
+                    // Live rides show their predicted times, marked as the board marks a departure.
+                    let live = step.realtime
+                    let mark = live.map { "  " + rideMark($0, scheduled: clock(step.departure), language: language) } ?? ""
                     lines.append(
-                        "  \(clock(step.departure))  "
+                        "  \(clock(live?.predictedDeparture ?? step.departure))  "
                             + say(
                                 .take(
                                     route: clean(step.route?.label ?? "?"), headsign: clean(step.headsign ?? ""),
-                                    stop: clean(step.from.name) + code(step.from))))
+                                    stop: clean(step.from.name) + code(step.from))) + mark)
                     lines.append(
-                        "  \(clock(step.arrival))  "
+                        "  \(clock(live?.predictedArrival ?? step.arrival))  "
                             + say(.getOffAt(stop: clean(step.to.name) + code(step.to), stops: step.stops ?? 0)))
                 }
             }
         }
-        return lines.joined(separator: "\n")
+    }
+
+    /// "● live +4 min (scheduled 08:03)", "● live, on time", "○ timetable", "● live, extra service".
+    public static func rideMark(_ live: RideRealtime, scheduled: String, language: Language) -> String {
+        switch live.state {
+        case .added: return PlanMessage.rideAdded.text(language)
+        case .updated:
+            let minutes = LiveText.delayMinutes(live.delaySeconds ?? 0)
+            return minutes == 0
+                ? PlanMessage.rideLiveOnTime.text(language)
+                : PlanMessage.rideLive(delayMinutes: minutes, scheduled: scheduled).text(language)
+        case .scheduled, .canceled, .skipped: return PlanMessage.rideTimetable.text(language)
+        }
     }
 
     static func code(_ stop: StopInfo) -> String {

@@ -35,6 +35,8 @@ public final class KioskApp {
     private var databaseIdentity: FileIdentity?
     private var lastDatabaseCheck = Date.distantPast
     private var network: (key: String, network: PlanningNetwork)?
+    /// The live (and step-free) overlay of the plans: built once per poll, kept across plans.
+    private let planOverlays = PlanningOverlayCache()
     private var writer: TerminalFrameWriter
     private var size: (width: Int, height: Int)
     private var lastPlain: [String] = []
@@ -246,9 +248,9 @@ public final class KioskApp {
                         if network?.key != key {
                             network = (key, try database.planningNetwork(around: at, rules: rules))
                         }
-                        return try database.plan(
+                        return try database.livePlan(
                             from: from, to: destination, at: at, maxTransfers: config.maxTransfers, rules: rules,
-                            network: network?.network)
+                            live: livePolling.live, now: now, cache: planOverlays, network: network?.network)
                     })
             ]
         case let .loadDiagram(routeID, stop):

@@ -18,6 +18,17 @@ public struct JourneyPlan: Sendable, Codable, Equatable {
     /// With live data configured: whether the options use live times (false: the planner uses the timetable).
     /// Absent when there is no live data, so plans without it read as they always did.
     public var liveTimesUsed: Bool?
+    /// With live data configured: `live`, or `stale`/`withheld` when the options are on the timetable because
+    /// the live data is not fresh (as the stop view says it); and since when it has been unavailable.
+    public var realtimeStatus: LiveDataStatus?
+    public var realtimeUnavailableSince: Date?
+    /// Arrive-by plans: the moment to arrive by (`at` is then the earliest departure considered). Absent for
+    /// leave-at plans.
+    public var arriveBy: Date?
+    /// Step-free plans (`--wheelchair`): true. Absent otherwise.
+    public var stepFree: Bool?
+    /// A step-free plan that found no option: the ordinary plan, offered separately.
+    public var withoutStepFree: [JourneyOption]?
 
     public init(
         from: StopInfo, to: StopInfo, at: Date, timeZone: String, maxTransfers: Int, walkRadiusMeters: Int,
@@ -68,10 +79,13 @@ public struct JourneyStep: Sendable, Codable, Equatable {
     public var serviceDate: String?
     /// Rides only: stops travelled (1 = the next stop).
     public var stops: Int?
+    /// Rides of a plan on live data: the live state at boarding (`departure`/`arrival` stay the timetable's).
+    public var realtime: RideRealtime?
 
     public init(
         kind: Kind, from: StopInfo, to: StopInfo, departure: Date, arrival: Date, minutes: Int, route: RouteInfo? = nil,
-        headsign: String? = nil, tripID: String? = nil, serviceDate: String? = nil, stops: Int? = nil
+        headsign: String? = nil, tripID: String? = nil, serviceDate: String? = nil, stops: Int? = nil,
+        realtime: RideRealtime? = nil
     ) {
         self.kind = kind
         self.from = from
@@ -84,5 +98,26 @@ public struct JourneyStep: Sendable, Codable, Equatable {
         self.tripID = tripID
         self.serviceDate = serviceDate
         self.stops = stops
+        self.realtime = realtime
+    }
+}
+
+/// The live state of a ride, as a departure's `realtime` on the board: `scheduled` (no prediction: the
+/// timetable's times), `updated` (predicted times), `added` (a trip the timetable does not have).
+public struct RideRealtime: Sendable, Codable, Equatable {
+    public var state: DepartureRealtime.State
+    /// Predicted minus scheduled departure at boarding (absent for added trips).
+    public var delaySeconds: Int?
+    public var predictedDeparture: Date?
+    public var predictedArrival: Date?
+
+    public init(
+        state: DepartureRealtime.State, delaySeconds: Int? = nil, predictedDeparture: Date? = nil,
+        predictedArrival: Date? = nil
+    ) {
+        self.state = state
+        self.delaySeconds = delaySeconds
+        self.predictedDeparture = predictedDeparture
+        self.predictedArrival = predictedArrival
     }
 }

@@ -8,10 +8,15 @@ extension RouteDatabase {
     /// The best ways from `origin` to `destination` leaving at `at`: Pareto-optimal on arrival and transfers,
     /// at most `limit`, each leaving as late as possible. Pass a `network` (and a reusable `planner`) built
     /// around `at` to answer many queries without rebuilding.
+    ///
+    /// With an `overlay` built over that network, the planner reads it (live times, step-free facts); with
+    /// `arriveBy`, the options are the latest departures (not before `at`) that arrive by then; with `stepFree`
+    /// (which needs an overlay) only step-free trips and stops are used.
     public func plan(
         from origin: ResolvedStop, to destination: ResolvedStop, at: Date, maxTransfers: Int = 3,
         rules: PlanningRules = PlanningRules(),
-        network: PlanningNetwork? = nil, planner: Planner? = nil, limit: Int = 3
+        network: PlanningNetwork? = nil, planner: Planner? = nil, limit: Int = 3,
+        overlay: PlanningOverlay? = nil, arriveBy: Date? = nil, stepFree: Bool = false
     ) throws -> JourneyPlan {
         guard (0...PlanQuery.maxTransfersLimit).contains(maxTransfers) else {
             throw LookupError.invalidQuery(
@@ -30,17 +35,25 @@ extension RouteDatabase {
             )
         }
         try checkServiceRange(ServiceDate.containing(at, in: timeZone))
-        let network = try network ?? planningNetwork(around: at, rules: rules)
+        let network = try overlay?.network ?? network ?? planningNetwork(around: at, rules: rules)
         let planner = planner ?? Planner(timetable: network.timetable)
-        let query = PlanQuery(
+        var query = PlanQuery(
             origins: origin.platformIndexes.map { StopOffset(stop: $0 - 1) },
             destinations: destination.platformIndexes.map { StopOffset(stop: $0 - 1) },
             departure: network.timelineSeconds(at), maxTransfers: maxTransfers)
-        let journeys = planner.plan(query).filter { $0.rides > 0 }
-        let options = try journeys.sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }.prefix(limit).map
-        {
-            try option($0, network: network)
+        query.stepFreeOnly = stepFree
+        let journeys: [Journey]
+        if let arriveBy {
+            // The latest departures first: the passenger wants to leave as late as possible.
+            journeys = planner.plan(
+                query, arrivingBy: Int(arriveBy.timeIntervalSince(network.reference).rounded(.down)),
+                overlay: overlay?.overlay
+            ).filter { $0.rides > 0 }.sorted { ($0.departure, -$0.transfers) > ($1.departure, -$1.transfers) }
+        } else {
+            journeys = planner.plan(query, overlay: overlay?.overlay).filter { $0.rides > 0 }
+                .sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
         }
+        let options = try journeys.prefix(limit).map { try option($0, network: network, overlay: overlay) }
         let routesAtEnds =
             options.isEmpty
             ? (
@@ -53,7 +66,7 @@ extension RouteDatabase {
             routesAtOrigin: routesAtEnds.0, routesAtDestination: routesAtEnds.1)
     }
 
-    private func option(_ journey: Journey, network: PlanningNetwork) throws -> JourneyOption {
+    private func option(_ journey: Journey, network: PlanningNetwork, overlay: PlanningOverlay?) throws -> JourneyOption {
         var stops: [Int: StopInfo] = [:]
         func stop(_ plannerIndex: Int) throws -> StopInfo {
             if let known = stops[plannerIndex] { return known }
@@ -69,17 +82,19 @@ extension RouteDatabase {
                     departure: network.instant(walk.departure),
                     arrival: network.instant(walk.arrival), minutes: max(1, (walk.arrival - walk.departure + 59) / 60))  // walking time, rounded up
             case let .ride(ride):
+                if let overlay, let step = try overlay.rideStep(ride, database: self, stop: stop) { return step }
                 let instance = network.tripInstances[ride.tripRef]
                 let trip = try self.trip(atIndex: Int(instance.trip))
                 let route = self.route(atIndex: ride.routeRef)
+                let scheduled = overlay?.scheduledTimes(ride) ?? (ride.boardTime, ride.alightTime)
                 return JourneyStep(
                     kind: .ride, from: try stop(ride.boardStop), to: try stop(ride.alightStop),
-                    departure: network.instant(ride.boardTime),
-                    arrival: network.instant(ride.alightTime),
+                    departure: network.instant(scheduled.departure),
+                    arrival: network.instant(scheduled.arrival),
                     minutes: Self.minutes(from: ride.boardTime, to: ride.alightTime), route: route,
                     headsign: trip?.headsign ?? route?.longName, tripID: trip?.id,
                     serviceDate: ServiceDate(dayNumber: Int(instance.day)).description,
-                    stops: ride.stopCount)
+                    stops: ride.stopCount, realtime: overlay?.rideRealtime(ride))
             }
         }
         return JourneyOption(

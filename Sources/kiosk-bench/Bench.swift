@@ -11,7 +11,8 @@ struct Bench: ParsableCommand {
         abstract: "Measure StopKiosk against its peers (release build).",
         subcommands: [
             ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self,
-            RealtimeBench.self, LiveBench.self, FeedMemoryBench.self, SpeechBench.self, MapsBench.self, ServeBench.self,
+            RealtimeBench.self, LivePlanBench.self, LiveBench.self, FeedMemoryBench.self, SpeechBench.self, MapsBench.self,
+            ServeBench.self, TimetableBench.self, SearchBench.self,
         ]
     )
 }

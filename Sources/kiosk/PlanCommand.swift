@@ -53,6 +53,20 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Which option --map draws (1–3).")
     var mapOption = 1
 
+    @Option(
+        help: ArgumentHelp(
+            "Arrive by this local date-time instead: the latest departures that still make it (not before --at when given, else from 3 hours before).",
+            valueName: "time"))
+    var arriveBy: String?
+
+    @Flag(
+        help:
+            "Step-free journeys only: trips marked wheelchair accessible, boarding and alighting at stops (or their station) marked accessible; unknown counts as not accessible, and walks are not known to be step-free."
+    )
+    var wheelchair = false
+
+    @OptionGroup var live: LiveOptions
+
     func validateNumbers() throws {
         guard (0...8).contains(maxTransfers) else {
             throw ValidationError("--max-transfers must be between 0 and 8 (got \(maxTransfers))")
@@ -74,17 +88,24 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Warnings (a stale or damaged timetable image) on standard error; notices only with kiosk serve's log.
+        bootstrapLogging(verbose: false)
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
-            let instant = try moment.instant(in: routes.timeZone)
+            let clock = try moment.instant(in: routes.timeZone)  // --at, else now: freshness is judged there
+            var instant = clock
+            let deadline = try arriveBy.map { try MomentOption(at: $0).instant(in: routes.timeZone) }
+            if let deadline, moment.at == nil { instant = deadline.addingTimeInterval(-PlanOptions.arriveByWindow) }
             let origin = try routes.resolveEndpoint(from)
             let destination = try routes.resolveEndpoint(to)
-            var plan = try routes.plan(
+            // Live data as lookup reads it (--realtime, else the config's feeds), judged fresh at --at.
+            let liveData = try live.load(config: config, routes: routes, now: clock)
+            let plan = try routes.livePlan(
                 from: origin, to: destination, at: instant, maxTransfers: maxTransfers,
-                rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer))
-            // The planner runs on the timetable; with live data configured, the plan says so.
-            if config.realtime.hasFeeds && config.realtime.mode != .offline { plan.liveTimesUsed = false }
+                rules: PlanningRules(walkRadiusMeters: walkRadius, minTransferSeconds: minTransfer),
+                options: PlanOptions(arriveBy: deadline, stepFree: wheelchair), live: liveData,
+                now: clock, cache: PlanningOverlayCache())
             if !speech.printSpeech {
                 print(
                     output.json

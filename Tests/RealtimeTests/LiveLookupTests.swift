@@ -121,7 +121,7 @@ import Testing
         #expect(result.stdout.contains("○ timetable"))
     }
 
-    @Test func configuredFeedsAreUsedAndThePlanSaysItUsesTheTimetable() throws {
+    @Test func configuredFeedsAreUsedByTheLookupAndThePlan() throws {
         let folder = TemporaryFolder.make("live-config")
         let config = folder.appendingPathComponent("kiosk.toml")
         try Data("[realtime]\ntrip_updates = \"\(Self.scenario)\"\n".utf8).write(to: config)
@@ -132,10 +132,10 @@ import Testing
             "plan", "MQ09", "La Y", "--at", "2026-11-25T08:00", "--config", config.path, "--lang", "en",
         ])
         #expect(plan.status == 0, "\(plan)")
-        #expect(plan.stdout.contains("Journeys are planned on the timetable, not on live times."), "\(plan.stdout)")
+        #expect(plan.stdout.contains("● Journeys are planned on live times."), "\(plan.stdout)")
         let json = try Programs.runKiosk([
             "plan", "MQ09", "La Y", "--at", "2026-11-25T08:00", "--config", config.path, "--json",
         ])
-        #expect(json.stdout.contains("\"live_times_used\" : false"))
+        #expect(json.stdout.contains("\"live_times_used\" : true"))
     }
 }

@@ -67,15 +67,23 @@ extension KioskScreenBuilder {
                         ]))
                 case .ride:
                     let stops = step.stops ?? 0
-                    var spans = [ScreenSpan("   \(clock(step.departure))  ")]
+                    // On live data: the predicted times, marked in words and symbols as the board marks them.
+                    let live = step.realtime
+                    var spans = [ScreenSpan("   \(clock(live?.predictedDeparture ?? step.departure))  ")]
                     if let route = step.route { spans.append(badge(route, width: badgeWidth([route]))) }
                     spans.append(
                         ScreenSpan(" " + Message.towards(clean(step.headsign ?? "")).text(lang) + " · ", .bold))
                     spans.append(ScreenSpan((es ? "suba en " : "board at ") + stopLabel(step.from)))
+                    if let live {
+                        spans.append(
+                            ScreenSpan(
+                                "  " + JourneyPlanText.rideMark(live, scheduled: clock(step.departure), language: lang),
+                                live.state == .scheduled ? .dim : .bold))
+                    }
                     lines.append(ScreenLine(spans))
                     lines.append(
                         ScreenLine([
-                            ScreenSpan("   \(clock(step.arrival))  "),
+                            ScreenSpan("   \(clock(live?.predictedArrival ?? step.arrival))  "),
                             ScreenSpan((es ? "baje en " : "get off at ") + stopLabel(step.to)),
                             ScreenSpan(
                                 es
