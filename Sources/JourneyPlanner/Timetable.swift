@@ -38,6 +38,22 @@ public struct Timetable: Sendable {
     /// a few hundred bytes on top).
     public var memoryFootprintBytes: Int { storage.arena.bytes + 256 }
 
+    /// The same trips and patterns (shared with this timetable, not copied: a mapped image stays mapped) with
+    /// the walks, station groups and transfer rules of `rules` and its `minTransferSeconds` instead; the trips
+    /// added to `rules` are ignored. Costs what compiling the walks and changes costs, nothing per trip.
+    public func replacingTransfers(with rules: TimetableBuilder) -> Timetable {
+        Timetable(storage: TimetableCompiler(rules).compileTransfers(keeping: storage))
+    }
+
+    /// Whether every trip's `tripRef` lies in `0..<limit` (a caller that indexes its own tables with them
+    /// checks a loaded image once with this).
+    public func tripReferencesAreBelow(_ limit: Int) -> Bool {
+        let refs = storage.tripRef
+        var bad = false
+        for r in refs { bad = bad || r < 0 || r >= limit }
+        return !bad
+    }
+
     /// Shortest walk from `from` to `to` as the planner sees it (0 for the same stop, `nil` if none).
     public func walkSeconds(from: Int, to: Int) -> Int? {
         if from == to { return 0 }
@@ -64,9 +80,11 @@ public struct Timetable: Sendable {
     }
 }
 
-/// Owns raw allocations of trivially copyable elements and frees them together.
+/// Owns raw allocations of trivially copyable elements and frees them together; also keeps alive other owners
+/// of memory the timetable reads (a mapped image file), counting their bytes.
 final class Arena: @unchecked Sendable {
     private var blocks: [UnsafeMutableRawPointer] = []
+    private var owners: [AnyObject] = []
     private(set) var bytes = 0
 
     func freeze<T: BitwiseCopyable>(_ array: [T]) -> UnsafeBufferPointer<T> {
@@ -77,6 +95,12 @@ final class Arena: @unchecked Sendable {
         blocks.append(UnsafeMutableRawPointer(pointer))
         bytes += max(array.count, 1) * MemoryLayout<T>.stride
         return UnsafeBufferPointer(start: pointer, count: array.count)
+    }
+
+    /// Keeps `owner` (and so the memory it owns) alive as long as this arena, counting `bytes` of it.
+    func retain(_ owner: AnyObject, bytes: Int) {
+        owners.append(owner)
+        self.bytes += bytes
     }
 
     deinit {
@@ -127,40 +151,117 @@ final class TimetableStorage: @unchecked Sendable {
     // Same-stop change time, -1 where changing at that stop is forbidden.
     let changeSeconds: UnsafeBufferPointer<Int32>
 
-    init(_ c: TimetableCompiler) {
+    convenience init(_ c: TimetableCompiler) {
         let arena = Arena()
+        var sections: [TimetableSection: UnsafeRawBufferPointer] = [:]
+        func put<T: BitwiseCopyable>(_ section: TimetableSection, _ array: [T]) {
+            sections[section] = UnsafeRawBufferPointer(arena.freeze(array))
+        }
+        put(.patternStopStart, c.patternStopStart)
+        put(.patternStops, c.patternStops)
+        put(.patternFlags, c.patternFlags)
+        put(.patternTripStart, c.patternTripStart)
+        put(.patternTimeStart, c.patternTimeStart)
+        put(.arrivals, c.arrivals)
+        put(.departures, c.departures)
+        put(.tripPattern, c.tripPattern)
+        put(.tripRef, c.tripRef)
+        put(.tripRoute, c.tripRoute)
+        put(.stopPatternStart, c.stopPatternStart)
+        put(.stopPatternPattern, c.stopPatternPattern)
+        put(.stopPatternPosition, c.stopPatternPosition)
+        put(.walkOutStart, c.walkOut.start)
+        put(.walkOutStop, c.walkOut.stop)
+        put(.walkOutSeconds, c.walkOut.seconds)
+        put(.walkInStart, c.walkIn.start)
+        put(.walkInStop, c.walkIn.stop)
+        put(.walkInSeconds, c.walkIn.seconds)
+        put(.transferOutStart, c.transferOut.start)
+        put(.transferOutStop, c.transferOut.stop)
+        put(.transferOutSeconds, c.transferOut.seconds)
+        put(.transferInStart, c.transferIn.start)
+        put(.transferInStop, c.transferIn.stop)
+        put(.transferInSeconds, c.transferIn.seconds)
+        put(.changeSeconds, c.changeSeconds)
+        self.init(
+            arena: arena, stopCount: c.stopCount, tripCount: c.tripRef.count,
+            patternCount: c.patternTripStart.count - 1, eventCount: c.arrivals.count,
+            minTransferSeconds: c.minTransferSeconds
+        ) { sections[$0]! }
+    }
+
+    /// The storage over buffers someone else filled: a compiler's arrays, or a mapped image's sections (whose
+    /// owner `arena` retains). `section` gives each section's bytes, of the element type `TimetableSection`
+    /// names; the caller has checked them (`TimetableImage` validates every count and index).
+    init(
+        arena: Arena, stopCount: Int, tripCount: Int, patternCount: Int, eventCount: Int, minTransferSeconds: Int,
+        section: (TimetableSection) -> UnsafeRawBufferPointer
+    ) {
         self.arena = arena
-        stopCount = c.stopCount
-        tripCount = c.tripRef.count
-        patternCount = c.patternTripStart.count - 1
-        eventCount = c.arrivals.count
-        minTransferSeconds = c.minTransferSeconds
-        patternStopStart = arena.freeze(c.patternStopStart)
-        patternStops = arena.freeze(c.patternStops)
-        patternFlags = arena.freeze(c.patternFlags)
-        patternTripStart = arena.freeze(c.patternTripStart)
-        patternTimeStart = arena.freeze(c.patternTimeStart)
-        arrivals = arena.freeze(c.arrivals)
-        departures = arena.freeze(c.departures)
-        tripPattern = arena.freeze(c.tripPattern)
-        tripRef = arena.freeze(c.tripRef)
-        tripRoute = arena.freeze(c.tripRoute)
-        stopPatternStart = arena.freeze(c.stopPatternStart)
-        stopPatternPattern = arena.freeze(c.stopPatternPattern)
-        stopPatternPosition = arena.freeze(c.stopPatternPosition)
-        walkOutStart = arena.freeze(c.walkOut.start)
-        walkOutStop = arena.freeze(c.walkOut.stop)
-        walkOutSeconds = arena.freeze(c.walkOut.seconds)
-        walkInStart = arena.freeze(c.walkIn.start)
-        walkInStop = arena.freeze(c.walkIn.stop)
-        walkInSeconds = arena.freeze(c.walkIn.seconds)
-        transferOutStart = arena.freeze(c.transferOut.start)
-        transferOutStop = arena.freeze(c.transferOut.stop)
-        transferOutSeconds = arena.freeze(c.transferOut.seconds)
-        transferInStart = arena.freeze(c.transferIn.start)
-        transferInStop = arena.freeze(c.transferIn.stop)
-        transferInSeconds = arena.freeze(c.transferIn.seconds)
-        changeSeconds = arena.freeze(c.changeSeconds)
+        self.stopCount = stopCount
+        self.tripCount = tripCount
+        self.patternCount = patternCount
+        self.eventCount = eventCount
+        self.minTransferSeconds = minTransferSeconds
+        func int32(_ s: TimetableSection) -> UnsafeBufferPointer<Int32> { section(s).bindMemory(to: Int32.self) }
+        patternStopStart = int32(.patternStopStart)
+        patternStops = int32(.patternStops)
+        patternFlags = section(.patternFlags).bindMemory(to: UInt8.self)
+        patternTripStart = int32(.patternTripStart)
+        patternTimeStart = int32(.patternTimeStart)
+        arrivals = int32(.arrivals)
+        departures = int32(.departures)
+        tripPattern = int32(.tripPattern)
+        tripRef = section(.tripRef).bindMemory(to: Int.self)
+        tripRoute = section(.tripRoute).bindMemory(to: Int.self)
+        stopPatternStart = int32(.stopPatternStart)
+        stopPatternPattern = int32(.stopPatternPattern)
+        stopPatternPosition = int32(.stopPatternPosition)
+        walkOutStart = int32(.walkOutStart)
+        walkOutStop = int32(.walkOutStop)
+        walkOutSeconds = int32(.walkOutSeconds)
+        walkInStart = int32(.walkInStart)
+        walkInStop = int32(.walkInStop)
+        walkInSeconds = int32(.walkInSeconds)
+        transferOutStart = int32(.transferOutStart)
+        transferOutStop = int32(.transferOutStop)
+        transferOutSeconds = int32(.transferOutSeconds)
+        transferInStart = int32(.transferInStart)
+        transferInStop = int32(.transferInStop)
+        transferInSeconds = int32(.transferInSeconds)
+        changeSeconds = int32(.changeSeconds)
+    }
+
+    /// The bytes of one section (for writing an image, or for sharing sections with another storage).
+    func bytes(of section: TimetableSection) -> UnsafeRawBufferPointer {
+        switch section {
+        case .patternStopStart: UnsafeRawBufferPointer(patternStopStart)
+        case .patternStops: UnsafeRawBufferPointer(patternStops)
+        case .patternFlags: UnsafeRawBufferPointer(patternFlags)
+        case .patternTripStart: UnsafeRawBufferPointer(patternTripStart)
+        case .patternTimeStart: UnsafeRawBufferPointer(patternTimeStart)
+        case .arrivals: UnsafeRawBufferPointer(arrivals)
+        case .departures: UnsafeRawBufferPointer(departures)
+        case .tripPattern: UnsafeRawBufferPointer(tripPattern)
+        case .tripRef: UnsafeRawBufferPointer(tripRef)
+        case .tripRoute: UnsafeRawBufferPointer(tripRoute)
+        case .stopPatternStart: UnsafeRawBufferPointer(stopPatternStart)
+        case .stopPatternPattern: UnsafeRawBufferPointer(stopPatternPattern)
+        case .stopPatternPosition: UnsafeRawBufferPointer(stopPatternPosition)
+        case .walkOutStart: UnsafeRawBufferPointer(walkOutStart)
+        case .walkOutStop: UnsafeRawBufferPointer(walkOutStop)
+        case .walkOutSeconds: UnsafeRawBufferPointer(walkOutSeconds)
+        case .walkInStart: UnsafeRawBufferPointer(walkInStart)
+        case .walkInStop: UnsafeRawBufferPointer(walkInStop)
+        case .walkInSeconds: UnsafeRawBufferPointer(walkInSeconds)
+        case .transferOutStart: UnsafeRawBufferPointer(transferOutStart)
+        case .transferOutStop: UnsafeRawBufferPointer(transferOutStop)
+        case .transferOutSeconds: UnsafeRawBufferPointer(transferOutSeconds)
+        case .transferInStart: UnsafeRawBufferPointer(transferInStart)
+        case .transferInStop: UnsafeRawBufferPointer(transferInStop)
+        case .transferInSeconds: UnsafeRawBufferPointer(transferInSeconds)
+        case .changeSeconds: UnsafeRawBufferPointer(changeSeconds)
+        }
     }
 }
 
@@ -228,6 +329,36 @@ struct TimetableCompiler {
         compileStopPatterns()
         compileWalksAndTransfers()
         return TimetableStorage(self)
+    }
+
+    /// A storage with `base`'s trips and patterns (shared, not copied) and the walks and changes of this
+    /// compiler's input (whose trips are ignored).
+    consuming func compileTransfers(keeping base: TimetableStorage) -> TimetableStorage {
+        precondition(stopCount == base.stopCount, "the rules are for another stop numbering")
+        compileWalksAndTransfers()
+        let arena = Arena()
+        arena.retain(base.arena, bytes: base.arena.bytes)
+        var fresh: [TimetableSection: UnsafeRawBufferPointer] = [:]
+        func put(_ section: TimetableSection, _ array: [Int32]) {
+            fresh[section] = UnsafeRawBufferPointer(arena.freeze(array))
+        }
+        put(.walkOutStart, walkOut.start)
+        put(.walkOutStop, walkOut.stop)
+        put(.walkOutSeconds, walkOut.seconds)
+        put(.walkInStart, walkIn.start)
+        put(.walkInStop, walkIn.stop)
+        put(.walkInSeconds, walkIn.seconds)
+        put(.transferOutStart, transferOut.start)
+        put(.transferOutStop, transferOut.stop)
+        put(.transferOutSeconds, transferOut.seconds)
+        put(.transferInStart, transferIn.start)
+        put(.transferInStop, transferIn.stop)
+        put(.transferInSeconds, transferIn.seconds)
+        put(.changeSeconds, changeSeconds)
+        return TimetableStorage(
+            arena: arena, stopCount: base.stopCount, tripCount: base.tripCount, patternCount: base.patternCount,
+            eventCount: base.eventCount, minTransferSeconds: minTransferSeconds
+        ) { fresh[$0] ?? base.bytes(of: $0) }
     }
 
     // MARK: Patterns
