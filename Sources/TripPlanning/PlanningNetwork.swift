@@ -9,43 +9,128 @@ import TransitStore
 /// One timeline covers the window: second 0 is the origin ("noon minus 12 h") of the first service date, and
 /// each service date's trips are shifted by that date's origin, so the previous day's after-midnight trips,
 /// today's and tomorrow morning's all compare as plain numbers, DST days included.
+///
+/// A network answers queries starting on its `queryDays`: it holds the trips of every service date such a query
+/// can touch (the days whose after-midnight trips still run, through the day after the last query day). The
+/// network `kiosk import` writes beside the database (`PlanningImage`) covers several query days; one compiled
+/// in memory for a single query covers that query's day.
 public final class PlanningNetwork: Sendable {
     public let timetable: Timetable
     /// The instant of timeline second 0.
     public let reference: Date
     public let rules: PlanningRules
     public let serviceDates: [ServiceDate]
+    /// The first and last service date (day numbers) whose queries this network answers.
+    public let queryDays: ClosedRange<Int>
+    /// The image file the timetable is mapped from, or nil when it was compiled in memory.
+    public let imagePath: String?
     /// tripRef → (trip_idx, service date day number).
-    let tripInstances: [(trip: Int32, day: Int32)]
+    let tripInstances: TripInstances
 
     init(
         timetable: Timetable, reference: Date, rules: PlanningRules, serviceDates: [ServiceDate],
-        tripInstances: [(trip: Int32, day: Int32)]
+        queryDays: ClosedRange<Int>, tripInstances: TripInstances, imagePath: String? = nil
     ) {
         self.timetable = timetable
         self.reference = reference
         self.rules = rules
         self.serviceDates = serviceDates
+        self.queryDays = queryDays
         self.tripInstances = tripInstances
+        self.imagePath = imagePath
     }
 
     public func timelineSeconds(_ date: Date) -> Int { Int(date.timeIntervalSince(reference).rounded(.up)) }
     public func instant(_ seconds: Int) -> Date { reference.addingTimeInterval(TimeInterval(seconds)) }
+
+    /// Whether a query on `day` is answered by this network.
+    public func covers(_ day: ServiceDate) -> Bool { queryDays.contains(day.dayNumber) }
+
+    /// The same trips with the walks and changes of `rules` (only those are recompiled; a mapped timetable stays
+    /// mapped).
+    func withRules(_ rules: PlanningRules, database: RouteDatabase) throws -> PlanningNetwork {
+        var builder = TimetableBuilder(stopCount: timetable.stopCount, minTransferSeconds: rules.minTransferSeconds)
+        try database.addTransfers(to: &builder, rules: rules)
+        return PlanningNetwork(
+            timetable: timetable.replacingTransfers(with: builder), reference: reference, rules: rules,
+            serviceDates: serviceDates, queryDays: queryDays, tripInstances: tripInstances, imagePath: imagePath)
+    }
+}
+
+/// The planner's trip references: for each, the GTFS trip (`trip_idx`) and its service date (day number). Over
+/// arrays, or over the columns of a mapped image.
+struct TripInstances: RandomAccessCollection, @unchecked Sendable {
+    private let trips: UnsafeBufferPointer<Int32>
+    private let days: UnsafeBufferPointer<Int32>
+    /// Keeps the buffers alive.
+    private let owner: AnyObject
+
+    private final class Columns {
+        let trips: UnsafeMutableBufferPointer<Int32>
+        let days: UnsafeMutableBufferPointer<Int32>
+        init(_ trips: [Int32], _ days: [Int32]) {
+            self.trips = .allocate(capacity: Swift.max(trips.count, 1))
+            self.days = .allocate(capacity: Swift.max(days.count, 1))
+            _ = self.trips.initialize(from: trips)
+            _ = self.days.initialize(from: days)
+        }
+        deinit {
+            trips.deallocate()
+            days.deallocate()
+        }
+    }
+
+    init(trips: [Int32], days: [Int32]) {
+        precondition(trips.count == days.count)
+        let columns = Columns(trips, days)
+        self.trips = UnsafeBufferPointer(rebasing: columns.trips[0..<trips.count])
+        self.days = UnsafeBufferPointer(rebasing: columns.days[0..<days.count])
+        owner = columns
+    }
+
+    init(_ instances: [(trip: Int32, day: Int32)]) {
+        self.init(trips: instances.map(\.trip), days: instances.map(\.day))
+    }
+
+    /// Columns that `owner` keeps alive (a mapped image).
+    init(trips: UnsafeBufferPointer<Int32>, days: UnsafeBufferPointer<Int32>, owner: AnyObject) {
+        precondition(trips.count == days.count)
+        self.trips = trips
+        self.days = days
+        self.owner = owner
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { trips.count }
+    subscript(i: Int) -> (trip: Int32, day: Int32) { (trips[i], days[i]) }
+
+    /// The columns, for writing an image.
+    var columns: [[Int32]] { [Array(trips), Array(days)] }
 }
 
 extension RouteDatabase {
-    /// Compiles the service days a journey starting at `at` can touch: the days whose after-midnight trips still
-    /// run (the previous day, or more for feeds running past 48:00), the day itself and the next one (late
-    /// evening journeys end tomorrow). Stop indexes in the planner are `stop_idx - 1`.
+    /// The network that answers a journey starting at `at`: the one `PlanningTimetables.shared` keeps for this
+    /// database — its timetable image, mapped, when the image covers `at`'s day, else one compiled in memory for
+    /// that day (once, then kept). Stop indexes in the planner are `stop_idx - 1`.
     public func planningNetwork(around at: Date, rules: PlanningRules = PlanningRules()) throws -> PlanningNetwork {
-        let day = ServiceDate.containing(at, in: timeZone)
-        let dates = (-(latestDepartureSeconds / 86_400 + 1)...1).map { day.adding(days: $0) }
+        try PlanningTimetables.shared.network(for: self, at: at, rules: rules)
+    }
+
+    /// Compiles the service days that queries starting on any of `queryDays` can touch: the days whose
+    /// after-midnight trips still run on the first (the previous day, or more for feeds running past 48:00)
+    /// through the day after the last (late evening journeys end tomorrow).
+    public func planningNetwork(
+        queryDays: ClosedRange<ServiceDate>, rules: PlanningRules = PlanningRules()
+    ) throws -> PlanningNetwork {
+        let first = queryDays.lowerBound.adding(days: -(latestDepartureSeconds / 86_400 + 1))
+        let last = queryDays.upperBound.adding(days: 1)
+        let dates = (first.dayNumber...last.dayNumber).map(ServiceDate.init(dayNumber:))
         let reference = dates[0].serviceDayOrigin(in: timeZone)
         let offsets = dates.map { Int($0.serviceDayOrigin(in: timeZone).timeIntervalSince(reference)) }
         let active = dates.map { Set(activeServices(on: $0)) }
 
         var builder = TimetableBuilder(stopCount: try stopIndexCount(), minTransferSeconds: rules.minTransferSeconds)
-        var instances: [(trip: Int32, day: Int32)] = []
+        var instanceTrips: [Int32] = [], instanceDays: [Int32] = []
         let (tripRoute, tripService) = try tripRoutesAndServices()
         var shifted: [StopEvent] = []
         try forEachTripSchedule { trip, stopTimes in
@@ -61,8 +146,9 @@ extension RouteDatabase {
                             stop: time.stopIndex - 1, arrival: time.arrival + shift, departure: time.departure + shift,
                             canBoard: time.canBoard, canAlight: time.canAlight))
                 }
-                try builder.addTrip(tripRef: instances.count, routeRef: routeRef, events: shifted)
-                instances.append((Int32(trip), Int32(day.dayNumber)))
+                try builder.addTrip(tripRef: instanceTrips.count, routeRef: routeRef, events: shifted)
+                instanceTrips.append(Int32(trip))
+                instanceDays.append(Int32(day.dayNumber))
             }
             for (i, date) in dates.enumerated() where active[i].contains(service) {
                 if let periods {
@@ -81,13 +167,14 @@ extension RouteDatabase {
         try addTransfers(to: &builder, rules: rules)
         return PlanningNetwork(
             timetable: builder.build(), reference: reference, rules: rules, serviceDates: dates,
-            tripInstances: instances)
+            queryDays: queryDays.lowerBound.dayNumber...queryDays.upperBound.dayNumber,
+            tripInstances: TripInstances(trips: instanceTrips, days: instanceDays))
     }
 
     /// Walks within the radius (both ways, straight line at walking speed), platforms of a station connected,
     /// and transfers.txt: type 2 sets a minimum time, type 3 forbids; a rule naming a station applies to all
     /// its platforms.
-    private func addTransfers(to builder: inout TimetableBuilder, rules: PlanningRules) throws {
+    func addTransfers(to builder: inout TimetableBuilder, rules: PlanningRules) throws {
         struct Place { var index: Int; var coordinate: Coordinate }
         var places: [Place] = []
         var children: [Int: [Int]] = [:]

@@ -5,6 +5,7 @@ import KioskConfiguration
 import SampleData
 import StopPresentation
 import TransitStore
+import TripPlanning
 
 /// `--config`: the kiosk's TOML file, so that headless commands read codes and databases exactly as the kiosk
 /// screen does (URL templates, trusted keys, signature policy, database path).
@@ -67,7 +68,9 @@ enum DefaultDatabase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("sample-\(tag).sqlite").path
         if !FileManager.default.fileExists(atPath: path) {
-            _ = try GTFSImporter(feedPath: feed.path, databasePath: path).run()
+            var importer = GTFSImporter(feedPath: feed.path, databasePath: path)
+            importer.writePlanningImage()
+            _ = try importer.run()
         }
         return path
     }

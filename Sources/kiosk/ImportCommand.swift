@@ -4,6 +4,7 @@ import Logging
 import SystemSupport
 import TransitModel
 import TransitStore
+import TripPlanning
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,9 +47,12 @@ struct ImportCommand: ParsableCommand {
             }
         }
         do {
+            var image: PlanningImage.Report?
             let summary = try Self.importShowingProgress(
-                GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient), on: progressOption.line())
+                GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient), on: progressOption.line()
+            ) { image = $0 }
             print(ImportReport.text(summary))
+            if let image { print(ImportReport.text(image)) }
         } catch let error as ImportError {
             printError("error: \(error)")
             printError("The database at \(db) was not changed.")
@@ -60,6 +64,13 @@ struct ImportCommand: ParsableCommand {
 }
 
 enum ImportReport {
+    static func text(_ image: PlanningImage.Report) -> String {
+        let megabytes = String(format: "%.1f", Double(image.bytes) / 1_048_576)
+        let seconds = String(format: "%.2f", image.compileSeconds + image.writeSeconds)
+        return
+            "Planning timetable \(image.path): \(image.queryDays.lowerBound) to \(image.queryDays.upperBound), \(image.trips) trips, \(megabytes) MB, compiled and written in \(seconds) s"
+    }
+
     static func text(_ summary: ImportSummary) -> String {
         var lines = [
             "Imported \(summary.feedName) into \(summary.databasePath) in \(String(format: "%.2f", summary.seconds)) s"
@@ -103,8 +114,14 @@ enum ImportReport {
 
 extension ImportCommand {
     /// Runs `importer`, its progress on `progress` (ended either way, with the rows imported on success).
-    static func importShowingProgress(_ importer: GTFSImporter, on progress: ProgressLine) throws -> ImportSummary {
+    /// The planning timetable image is written beside the database (`PlanningImage`); `imageWritten` hears what it
+    /// cost.
+    static func importShowingProgress(
+        _ importer: GTFSImporter, on progress: ProgressLine,
+        imageWritten: @escaping (PlanningImage.Report) -> Void = { _ in }
+    ) throws -> ImportSummary {
         var importer = importer
+        importer.writePlanningImage(done: imageWritten)
         if progress.isActive { importer.progress = { progress.update($0) } }
         let summary: ImportSummary
         do {

@@ -6,6 +6,7 @@ import Scanning
 import SystemSupport
 import TerminalKiosk
 import TransitStore
+import TripPlanning
 
 /// `kiosk run`: the full-screen kiosk a passenger uses, on the configured camera and database.
 struct RunCommand: ParsableCommand {
@@ -52,6 +53,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         KioskLogging.bootstrap(file: log, verbose: verbose)
+        // The kiosk runs for days: its planning timetable image is rewritten for the days ahead as they come.
+        PlanningTimetables.shared.slidesImage = true
         let kioskConfig = try configOption.load()
         let databasePath: String
         do {

@@ -1,0 +1,202 @@
+import Foundation
+import KioskTesting
+import Testing
+import TransitModel
+import TransitStore
+import TripPlanning
+
+/// The planning timetable compiled once per import (`routes.sqlite.timetable`): plans from the mapped image are
+/// the plans a timetable compiled from the database for the query's day gives; a stale, damaged or missing image is
+/// reported naming the file and never used; a replaced database comes with its own timetable.
+@Suite struct PlanningImageTests {
+    static let zone = TimeZone(identifier: "America/Guayaquil")!
+
+    static func instant(_ text: String) -> Date {
+        guard case .instant(let date) = LocalTime.interpret(text, in: zone) else { fatalError("bad time \(text)") }
+        return date
+    }
+
+    /// The sample network imported with its image, as `kiosk import` does on 2026-11-25 (the image covers the
+    /// 25th to the 28th).
+    static func importSample(into folder: URL, feed: URL = Repository.sampleNetwork) throws -> String {
+        let path = folder.appendingPathComponent("routes.sqlite").path
+        var importer = GTFSImporter(feedPath: feed.path, databasePath: path)
+        importer.writePlanningImage(now: instant("2026-11-25T12:00"))
+        _ = try importer.run()
+        return path
+    }
+
+    static let sample: Result<String, any Error> = Result { try importSample(into: TemporaryFolder.make("image")) }
+
+    /// A copy of the sample feed with one stop renamed: another feed hash.
+    static func editedFeed() throws -> URL {
+        let folder = TemporaryFolder.make("edited-feed")
+        for file in try FileManager.default.contentsOfDirectory(atPath: Repository.sampleNetwork.path)
+        where file.hasSuffix(".txt") {
+            var text = try String(
+                contentsOf: Repository.sampleNetwork.appendingPathComponent(file), encoding: .utf8)
+            if file == "stops.txt" { text = text.replacingOccurrences(of: "El Ejido", with: "El Ejido Norte") }
+            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    /// The golden queries and more: mornings, late evening, after midnight, other walking rules.
+    static let queries: [(from: String, to: String, at: String, maxTransfers: Int, rules: PlanningRules)] = [
+        ("Cumbayá", "La Carolina", "2026-11-25T08:00", 3, PlanningRules()),
+        ("1011", "1151", "2026-11-25T08:00", 3, PlanningRules()),
+        ("6005", "0704", "2026-11-25T23:30", 3, PlanningRules()),
+        ("5007", "3007", "2026-11-25T02:00", 0, PlanningRules()),
+        ("1122", "3004", "2026-11-26T12:00", 3, PlanningRules(walkRadiusMeters: 800)),
+        ("Cumbayá", "1121", "2026-11-27T07:00", 4, PlanningRules()),
+        ("2010", "5007", "2026-11-28T21:40", 3, PlanningRules(walkRadiusMeters: 0, minTransferSeconds: 180)),
+        ("1091", "1011", "2026-11-28T23:55", 3, PlanningRules()),
+    ]
+
+    @Test func imageCoversFourDaysFromTheImport() throws {
+        let db = try RouteDatabase(path: try Self.sample.get())
+        let network = try PlanningImage.load(PlanningImage.path(forDatabase: db.path), for: db)
+        #expect(network.imagePath == db.path + ".timetable")
+        #expect(network.queryDays == ServiceDate(yyyymmdd: 20261125)!.dayNumber...ServiceDate(yyyymmdd: 20261128)!.dayNumber)
+        #expect(network.covers(ServiceDate(yyyymmdd: 20261128)!) && !network.covers(ServiceDate(yyyymmdd: 20261129)!))
+    }
+
+    /// Plans from the image (shared, other rules recompiled over its trips) equal plans from a network compiled
+    /// from the database for the query's day alone.
+    @Test func imagePlansAsTheDatabaseDoes() throws {
+        let db = try RouteDatabase(path: try Self.sample.get())
+        let timetables = PlanningTimetables()
+        for query in Self.queries {
+            let at = Self.instant(query.at)
+            let day = ServiceDate.containing(at, in: db.timeZone)
+            let shared = try timetables.network(for: db, at: at, rules: query.rules)
+            #expect(shared.imagePath != nil, "\(query.at) not planned from the image")
+            let compiled = try db.planningNetwork(queryDays: day...day, rules: query.rules)
+            #expect(compiled.imagePath == nil)
+            let origin = try db.resolveEndpoint(query.from), destination = try db.resolveEndpoint(query.to)
+            let fromImage = try db.plan(
+                from: origin, to: destination, at: at, maxTransfers: query.maxTransfers, rules: query.rules,
+                network: shared)
+            let fromDatabase = try db.plan(
+                from: origin, to: destination, at: at, maxTransfers: query.maxTransfers, rules: query.rules,
+                network: compiled)
+            #expect(fromImage == fromDatabase, "\(query.from) → \(query.to) at \(query.at)")
+            #expect(!fromImage.options.isEmpty || query.maxTransfers == 0, "\(query.from) → \(query.to)")
+        }
+    }
+
+    /// A day the image does not cover is compiled in memory (once), not refused.
+    @Test func dayOutsideTheImageIsCompiledInMemory() throws {
+        let db = try RouteDatabase(path: try Self.sample.get())
+        let timetables = PlanningTimetables()
+        let at = Self.instant("2026-12-02T08:00")
+        let network = try timetables.network(for: db, at: at, rules: PlanningRules())
+        #expect(network.imagePath == nil)
+        #expect(try timetables.network(for: db, at: at, rules: PlanningRules()) === network)
+        #expect(try timetables.network(for: db, at: Self.instant("2026-11-26T08:00"), rules: PlanningRules()).imagePath != nil)
+    }
+
+    /// The image of another feed beside a database is stale: refused, named, and plans come from the database.
+    @Test func staleImageIsNotUsed() throws {
+        let folder = TemporaryFolder.make("stale")
+        let path = try Self.importSample(into: folder, feed: try Self.editedFeed())
+        let image = path + ".timetable"
+        try FileManager.default.removeItem(atPath: image)
+        try FileManager.default.copyItem(atPath: try Self.sample.get() + ".timetable", toPath: image)
+        let db = try RouteDatabase(path: path)
+        #expect {
+            try PlanningImage.load(image, for: db)
+        } throws: { error in
+            guard let error = error as? PlanningImageError else { return false }
+            return error.kind == .stale && error.description.contains(image)
+        }
+        let timetables = PlanningTimetables()
+        let network = try timetables.network(for: db, at: Self.instant("2026-11-25T08:00"), rules: PlanningRules())
+        #expect(network.imagePath == nil)
+        let plan = try db.plan(
+            from: try db.resolveEndpoint("1091"), to: try db.resolveEndpoint("1011"),
+            at: Self.instant("2026-11-25T08:00"), network: network)
+        #expect(plan.from.name == "El Ejido Norte" && !plan.options.isEmpty)
+    }
+
+    /// Truncated, scribbled, empty or foreign files, a folder and no file: each refused with its path and cause.
+    @Test func damagedImagesAreRefusedNamingTheFile() throws {
+        let source = try Self.sample.get()
+        let db = try RouteDatabase(path: source)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source + ".timetable"))
+        let folder = TemporaryFolder.make("damaged")
+        var cases: [(name: String, content: Data?, kind: PlanningImageError.Kind)] = [
+            ("truncated", bytes.prefix(bytes.count / 2), .damaged),
+            ("header-only", bytes.prefix(200), .damaged),
+            ("empty", Data(), .damaged),
+            ("garbage", Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }), .damaged),
+            ("database", try Data(contentsOf: URL(fileURLWithPath: source)), .damaged),
+            ("missing", nil, .missing),
+        ]
+        var scribbled = bytes
+        scribbled[300] ^= 0xFF
+        cases.append(("scribbled-header", scribbled, .damaged))
+        var version = bytes
+        version[8] = 99
+        cases.append(("version", version, .incompatible))
+        for item in cases {
+            let path = folder.appendingPathComponent(item.name).path
+            if let content = item.content { try content.write(to: URL(fileURLWithPath: path)) }
+            #expect {
+                try PlanningImage.load(path, for: db)
+            } throws: { error in
+                guard let error = error as? PlanningImageError else { return false }
+                return error.kind == item.kind && error.description.contains(path)
+            }
+        }
+        let directory = folder.appendingPathComponent("a-folder").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(throws: PlanningImageError.self) { try PlanningImage.load(directory, for: db) }
+    }
+
+    /// `kiosk import` over a database in service: the new database comes with the new image, the old one keeps its
+    /// own, so no plan mixes the two.
+    @Test func replacedDatabaseComesWithItsOwnTimetable() throws {
+        let folder = TemporaryFolder.make("replaced")
+        let path = try Self.importSample(into: folder)
+        let live = try LiveRouteDatabase(path: path, checkInterval: .zero)
+        let timetables = PlanningTimetables()
+        let at = Self.instant("2026-11-25T08:00")
+        let old = live.current()
+        let before = try timetables.network(for: old, at: at, rules: PlanningRules())
+        #expect(before.imagePath != nil)
+
+        _ = try Self.importSample(into: folder, feed: try Self.editedFeed())
+        let new = live.checkNow()
+        #expect(new !== old && new.feedHash != old.feedHash)
+        let after = try timetables.network(for: new, at: at, rules: PlanningRules())
+        #expect(after.imagePath != nil && after !== before)
+        #expect(try timetables.network(for: old, at: at, rules: PlanningRules()) === before)
+        // The image now beside the file is the new feed's; the old database would refuse it.
+        #expect(throws: PlanningImageError.self) { try PlanningImage.load(path + ".timetable", for: old) }
+        let plan = try new.plan(
+            from: try new.resolveEndpoint("1091"), to: try new.resolveEndpoint("1011"), at: at, network: after)
+        #expect(plan.from.name == "El Ejido Norte")
+    }
+
+    /// A server or kiosk whose image has run out writes the next days' image and plans from it.
+    @Test func slidingRewritesTheImageForTheDaysAhead() throws {
+        let folder = TemporaryFolder.make("sliding")
+        let path = try Self.importSample(into: folder)
+        let db = try RouteDatabase(path: path)
+        let timetables = PlanningTimetables()
+        timetables.slidesImage = true
+        let network = try timetables.network(for: db, at: Self.instant("2026-12-01T08:00"), rules: PlanningRules())
+        #expect(network.covers(ServiceDate(yyyymmdd: 20261201)!) && network.covers(ServiceDate(yyyymmdd: 20261204)!))
+        let written = try PlanningImage.load(path + ".timetable", for: db)
+        #expect(written.queryDays == network.queryDays)
+        let replayed = try db.plan(
+            from: try db.resolveEndpoint("1011"), to: try db.resolveEndpoint("1151"),
+            at: Self.instant("2026-12-01T08:00"), network: written)
+        let compiled = try db.plan(
+            from: try db.resolveEndpoint("1011"), to: try db.resolveEndpoint("1151"),
+            at: Self.instant("2026-12-01T08:00"),
+            network: try db.planningNetwork(queryDays: ServiceDate(yyyymmdd: 20261201)!...ServiceDate(yyyymmdd: 20261201)!))
+        #expect(replayed == compiled && !replayed.options.isEmpty)
+    }
+}
