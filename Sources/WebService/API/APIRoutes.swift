@@ -30,7 +30,7 @@ struct APIRoutes {
         }
         router.resource("/api/v1/stops/{id}") { request, context in try stopView(request, context) }
         router.resource("/api/v1/stops") { request, _ in try searchStops(request) }
-        router.resource("/api/v1/plan") { request, _ in try plan(request) }
+        router.resource("/api/v1/plan") { request, _ in try await service.plans.run { try plan(request) } }
         router.resource("/api/v1/resolve") { request, _ in try resolve(request) }
         router.resource("/api/v1/feed") { _, _ in try feed() }
         MediaRoutes(service: service).register(on: router)

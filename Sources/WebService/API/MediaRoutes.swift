@@ -19,7 +19,9 @@ struct MediaRoutes {
         router.resource("/api/v1/stops/{id}/speech") { request, context in try await speech(request, context) }
         router.resource("/api/v1/stops/{id}/map.svg") { request, context in try stopMap(request, context) }
         router.resource("/api/v1/routes/{id}/diagram.svg") { request, context in try routeDiagram(request, context) }
-        router.resource("/api/v1/plan/map.svg") { request, _ in try journeyMap(request) }
+        router.resource("/api/v1/plan/map.svg") { request, _ in
+            try await service.plans.run { try journeyMap(request) }
+        }
     }
 
     /// `GET /api/v1/stops/{id}/speech?lang=&at=&window=&detail=short|full`: the stop view as the kiosk says it

@@ -34,6 +34,8 @@ public final class WebService: Sendable {
     public let connections = ConnectionGateStatistics()
     /// Where `/api/v1/stops/{id}/speech` is synthesised.
     let speech: SpeechQueue
+    /// Where journey plans are made: at most one per core at once, off the request threads, a short queue, else 503.
+    public let plans = PlanAdmission()
     /// Sent as `X-Served-By` on every answer when set (`kiosk serve --instance`).
     public let instanceName: String?
 

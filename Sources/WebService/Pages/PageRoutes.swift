@@ -14,7 +14,7 @@ struct PageRoutes {
     func register(on router: Router<WebRequestContext>) {
         router.resource("/") { request, _ in try searchPage(request) }
         router.resource("/s/{code}") { request, context in try stopPage(request, context) }
-        router.resource("/plan") { request, _ in try planPage(request) }
+        router.resource("/plan") { request, _ in try await service.plans.run { try planPage(request) } }
         router.resource("/style.css") { _, _ in
             Responses.body(Stylesheet.css, contentType: "text/css; charset=utf-8", cacheSeconds: 3600)
         }

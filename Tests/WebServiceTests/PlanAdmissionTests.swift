@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+
+@testable import WebService
+
+/// Plans are admitted: so many compute at once, a short queue waits, the rest get 503 + Retry-After at once, and
+/// the other routes answer meanwhile. Plans are held at a gate the test opens, so the slots and the queue fill in
+/// a known state, whatever the machine's speed.
+@Suite struct PlanAdmissionTests {
+    static let plan = "/api/v1/plan?from=1091&to=1011&at=2026-11-25T08:00"
+
+    /// Waits (a hang guard, not a time limit) until `condition` holds.
+    static func waitFor(_ condition: () -> Bool) async throws {
+        for _ in 0..<120_000 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(condition())
+    }
+
+    @Test func plansBeyondTheQueueAreRefusedWithRetryAfter() async throws {
+        let service = try TestSupport.service()
+        service.plans.setLimits(running: 2, waiting: 3)
+        let gate = DispatchSemaphore(value: 0)
+        service.plans.gate.withLock { $0 = gate }
+        try await TestSupport.withRouter(service) { client in
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for uri in [Self.plan, "/plan?from=1091&to=1011&at=2026-11-25T08:00", Self.plan, Self.plan, Self.plan] {
+                    group.addTask { try await client.execute(uri: uri, method: .get) { $0.status } }
+                }
+                try await Self.waitFor { service.plans.load.admitted == 5 }
+                #expect(service.plans.load.active == 2 && service.plans.load.queued == 3)
+                for uri in [Self.plan, "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00", "/plan?from=1091&to=1011"] {
+                    try await client.execute(uri: uri, method: .get) { response in
+                        #expect(response.status == .serviceUnavailable, "\(uri)")
+                        #expect(response.headers[.retryAfter] == "2", "\(uri)")
+                        if uri.hasPrefix("/api") {
+                            #expect(response.headers[.contentType] == "application/problem+json")
+                            #expect(String(buffer: response.body).contains("ask again in a few seconds"))
+                        }
+                    }
+                }
+                // Everything else answers while every plan slot is held.
+                for uri in ["/health", "/api/v1/stops/1091", "/s/1091"] {
+                    try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "\(uri)") }
+                }
+                gate.signal()
+                var answered = 0
+                for try await status in group {
+                    #expect(status == .ok)
+                    answered += 1
+                }
+                #expect(answered == 5)
+            }
+        }
+        #expect(service.plans.load.refused == 3)
+        #expect(service.plans.load.active == 0 && service.plans.load.queued == 0)
+    }
+
+    /// Waiting plans start in the order they came, as slots free up.
+    @Test func waitingPlansRunInOrder() async throws {
+        let admission = PlanAdmission(running: 1, waiting: 4)
+        let gate = DispatchSemaphore(value: 0)
+        admission.gate.withLock { $0 = gate }
+        let order = OrderLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<5 {
+                group.addTask { try await admission.run { order.append(i) } }
+                try await Self.waitFor { admission.load.admitted == i + 1 }
+            }
+            await #expect(throws: Problem.self) { try await admission.run {} }
+            gate.signal()
+            try await group.waitForAll()
+        }
+        #expect(order.values == [0, 1, 2, 3, 4])
+    }
+}
+
+final class OrderLog: Sendable {
+    private let log = Mutex<[Int]>([])
+    func append(_ value: Int) { log.withLock { $0.append(value) } }
+    var values: [Int] { log.withLock { $0 } }
+}
