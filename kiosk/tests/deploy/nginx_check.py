@@ -14,7 +14,8 @@ paths rewritten, nothing else of the file changed. Checks, in order:
      X-Forwarded-For does not escape it, and 127.0.0.2 is still served;
   5. one instance killed (SIGKILL) under load: no failed request, then answers from the other only;
   6. a new database imported on each instance in turn under load: no failed request, and every stop view is
-     all old feed or all new feed (the stop's name and its route's long name change together).
+     all old feed or all new feed (the stop's name and its route's long name change together);
+  7. every instance stopped: a cached stop view is still served, anything else is 503 problem+json.
 
 Loops are bounded by request counts; the only waits are 600 s hang guards. Prints one line per check and
 "nginx check: N checks, 0 failures" at the end; exit 0 only if nothing failed.
@@ -379,6 +380,19 @@ http {{
         check(set(pairs) <= allowed and len(pairs) == 2,
               "every stop view is all old or all new import (" + ", ".join(f"{n}: {c}" for (n, _), c in pairs.items()) + ")",
               f"{pairs}")
+
+        # 7. Every instance gone: what the cache holds is still served; anything else is 503 problem+json.
+        for instance in instances:
+            instance.stop()
+        kept = get(port, STOP_VIEW)
+        check(kept.status == 200 and kept.header("X-Cache-Status") in ("HIT", "STALE"),
+              f"with every instance down a cached stop view is still served ({kept.header('X-Cache-Status')})",
+              f"{kept.status} {kept.header('X-Cache-Status')}")
+        gone = get(port, "/api/v1/stops/1092?at=2026-11-28T10:00")
+        check(gone.status == 503 and gone.header("Content-Type") == "application/problem+json"
+              and json.loads(gone.body).get("status") == 503 and gone.header("Retry-After") == "5",
+              "and an answer it does not hold is 503 problem+json with Retry-After",
+              f"{gone.status} {gone.header('Content-Type')} {gone.body[:200]}")
     finally:
         if nginx_process and nginx_process.poll() is None:
             nginx_process.send_signal(signal.SIGQUIT)
