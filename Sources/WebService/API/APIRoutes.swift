@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskConfiguration
+import Realtime
 import ScanService
 import StopCodes
 import StopPresentation
@@ -138,9 +139,11 @@ struct APIRoutes {
         let maxTransfers = try query.int("max_transfers", in: 0...8) ?? service.config.maxTransfers
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
+        let (options, earliest) = try query.planOptions(in: database.timeZone, at: at, now: service.now())
         do {
             let plan = try JourneyPlanning.plan(
-                from: from, to: to, at: at.date, maxTransfers: maxTransfers, database: database, config: service.config)
+                from: from, to: to, at: earliest, maxTransfers: maxTransfers, database: database, config: service.config,
+                options: options, live: service.live?.live, now: service.now())
             return Responses.json(
                 try KioskJSON.encode(plan, timeZone: database.timeZone) + "\n",
                 cacheSeconds: service.config.server.cacheSeconds)
@@ -330,12 +333,22 @@ enum StopSearch {
 /// Plans as `kiosk plan` makes them: endpoints by ID, code or name, the config's walking rules.
 enum JourneyPlanning {
     static func plan(
-        from: String, to: String, at: Date, maxTransfers: Int, database: RouteDatabase, config: KioskConfig
+        from: String, to: String, at: Date, maxTransfers: Int, database: RouteDatabase, config: KioskConfig,
+        options: PlanOptions = PlanOptions(), live: LiveData? = nil, now: Date = Date()
     ) throws -> JourneyPlan {
         let origin = try database.resolveEndpoint(from)
         let destination = try database.resolveEndpoint(to)
-        return try database.plan(
+        guard live != nil || options != PlanOptions() else {
+            return try database.plan(
+                from: origin, to: destination, at: at, maxTransfers: maxTransfers,
+                rules: PlanningRules(walkRadiusMeters: config.walkRadiusMeters))
+        }
+        // Live data and step-free facts through one overlay per poll and network, shared by every request.
+        return try database.livePlan(
             from: origin, to: destination, at: at, maxTransfers: maxTransfers,
-            rules: PlanningRules(walkRadiusMeters: config.walkRadiusMeters))
+            rules: PlanningRules(walkRadiusMeters: config.walkRadiusMeters), options: options, live: live, now: now,
+            cache: overlays)
     }
+
+    static let overlays = PlanningOverlayCache()
 }
