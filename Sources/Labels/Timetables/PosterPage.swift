@@ -140,6 +140,12 @@ final class InkMeasurer {
         extents(text, font).x_advance / Self.referenceSize * size
     }
 
+    /// How far the ink of `text` starts left of its origin at `size` (0 when it starts right of it: most glyphs;
+    /// a "J" reaches left).
+    func overhang(_ text: String, _ font: LabelFont, _ size: Double) -> Double {
+        max(0, -extents(text, font).x_bearing / Self.referenceSize * size)
+    }
+
     /// The ink rectangle of `text` drawn at (x, baseline) in `size` (empty text: nil).
     func ink(_ text: PosterPage.Text) -> Rect? {
         let e = extents(text.text, text.font)
@@ -152,12 +158,12 @@ final class InkMeasurer {
 
     /// `text` cut with "…" to fit `width` at `size` (unchanged when it fits).
     func fit(_ text: String, _ font: LabelFont, _ size: Double, width: Double) -> String {
-        if self.width(text, font, size) <= width { return text }
+        if self.width(text, font, size) + overhang(text, font, size) <= width { return text }
         var characters = Array(text)
         while !characters.isEmpty {
             characters.removeLast()
             let candidate = String(characters).trimmingCharacters(in: .whitespaces) + "…"
-            if self.width(candidate, font, size) <= width { return candidate }
+            if self.width(candidate, font, size) + overhang(candidate, font, size) <= width { return candidate }
         }
         return ""
     }

@@ -76,10 +76,11 @@ struct RoutePosterComposer {
                 ) -> Double {
                     let line = PosterType.line(top: top, size: size)
                     let shown = measurer.fit(string, font, size, width: boxWidth)
-                    let advance = measurer.width(shown, font, size)
+                    let advance = measurer.width(shown, font, size) + measurer.overhang(shown, font, size)
                     page.texts.append(
                         PosterPage.Text(
-                            text: shown, font: font, size: size, color: color, x: x + (boxWidth - advance) * align,
+                            text: shown, font: font, size: size, color: color,
+                    x: x + measurer.overhang(shown, font, size) + (boxWidth - advance) * align,
                             baseline: line.baseline, box: Rect(x: x - 1, y: top, width: boxWidth + 2, height: line.height)))
                     return line.height
                 }

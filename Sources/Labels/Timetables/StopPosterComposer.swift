@@ -54,7 +54,17 @@ struct StopPosterComposer {
         let size = layout.pageSize
         let width = mm(size.width), height = mm(size.height)
         let margin = mm(12)
-        let left = margin, right = width - margin
+        let fullLeft = margin, fullRight = width - margin
+        // Routes flow in lanes, as newspaper columns, when their tables are narrow: two across an A4 page (three
+        // across an A3) for tables of one or two day types.
+        let widest = timetable.sections.map(\.columns.count).max() ?? 1
+        let lanes =
+            layout == .single ? 1 : widest <= 2 ? (layout == .a3 ? 3 : 2) : (widest <= 3 && layout == .a3 ? 2 : 1)
+        let laneGap = mm(6)
+        let laneWidth = (fullRight - fullLeft - laneGap * Double(lanes - 1)) / Double(lanes)
+        var lane = 0
+        var left = fullLeft, right = fullLeft + laneWidth
+        var laneTop = margin
         let footerSize = 7.0
         let bottom = height - margin - footerSize * 2.9
         var pages: [PosterPage] = []
@@ -67,10 +77,11 @@ struct StopPosterComposer {
         ) -> Double {
             let line = PosterType.line(top: top, size: size)
             let shown = measurer.fit(string, font, size, width: boxWidth)
-            let advance = measurer.width(shown, font, size)
+            let advance = measurer.width(shown, font, size) + measurer.overhang(shown, font, size)
             page.texts.append(
                 PosterPage.Text(
-                    text: shown, font: font, size: size, color: color, x: x + (boxWidth - advance) * align,
+                    text: shown, font: font, size: size, color: color,
+                    x: x + measurer.overhang(shown, font, size) + (boxWidth - advance) * align,
                     baseline: line.baseline, box: Rect(x: x - 1, y: top, width: boxWidth + 2, height: line.height)))
             return line.height
         }
@@ -85,25 +96,25 @@ struct StopPosterComposer {
         func fullHeader() {
             let qrSide = mm(34) * s
             let liveWidth = qrSide + mm(18) * s
-            let qrBox = Rect(x: right - qrSide, y: y, width: qrSide, height: qrSide)
+            let qrBox = Rect(x: fullRight - qrSide, y: y, width: qrSide, height: qrSide)
             page.codes.append(PosterPage.Code(matrix: header.qr, payload: header.payload, box: qrBox))
             var liveY = qrBox.maxY + 1
             let liveSize = 7 * s
             for line in measurer.wrap(TimetableText.liveHeading(language), .regular, liveSize, width: liveWidth - 2) {
-                liveY += text(line, .regular, liveSize, x: right - liveWidth, top: liveY, width: liveWidth, align: 1)
+                liveY += text(line, .regular, liveSize, x: fullRight - liveWidth, top: liveY, width: liveWidth, align: 1)
             }
             let urlSize = fitted(header.displayURL, .bold, 8 * s, minimum: 5.5, width: liveWidth)
-            liveY += text(header.displayURL, .bold, urlSize, x: right - liveWidth, top: liveY, width: liveWidth, align: 1)
+            liveY += text(header.displayURL, .bold, urlSize, x: fullRight - liveWidth, top: liveY, width: liveWidth, align: 1)
 
-            let textWidth = right - liveWidth - mm(5) - left
+            let textWidth = fullRight - liveWidth - mm(5) - fullLeft
             var top = y
             let name = TimetableText.stopTimetableTitle(language)
-            top += text(name, .regular, 9 * s, x: left, top: top, width: textWidth, color: Self.grey)
+            top += text(name, .regular, 9 * s, x: fullLeft, top: top, width: textWidth, color: Self.grey)
             let stopName = LabelComposer.clean(timetable.stop.name)
             let nameSize = fitted(stopName, .bold, 24 * s, minimum: 12, width: textWidth)
-            top += text(stopName, .bold, nameSize, x: left, top: top, width: textWidth)
+            top += text(stopName, .bold, nameSize, x: fullLeft, top: top, width: textWidth)
             top += text(
-                TimetableText.stopCode(LabelComposer.clean(header.code), language), .bold, 13 * s, x: left, top: top,
+                TimetableText.stopCode(LabelComposer.clean(header.code), language), .bold, 13 * s, x: fullLeft, top: top,
                 width: textWidth)
             top += mm(1.5)
             if !timetable.agencies.isEmpty {
@@ -111,31 +122,31 @@ struct StopPosterComposer {
                     TimetableText.operators(timetable.agencies.map { LabelComposer.clean($0.name) }, language),
                     .regular, 9 * s, width: textWidth - 1)
                 {
-                    top += text(line, .regular, 9 * s, x: left, top: top, width: textWidth)
+                    top += text(line, .regular, 9 * s, x: fullLeft, top: top, width: textWidth)
                 }
             }
             top += text(
                 TimetableText.validity(
                     from: timetable.validFrom, until: timetable.validUntil, single: timetable.single, language),
-                .bold, 9 * s, x: left, top: top, width: textWidth)
+                .bold, 9 * s, x: fullLeft, top: top, width: textWidth)
             if !timetable.holidays.isEmpty {
                 for line in measurer.wrap(
                     TimetableText.holidays(timetable.holidays, language), .regular, 8 * s, width: textWidth - 1)
                 {
-                    top += text(line, .regular, 8 * s, x: left, top: top, width: textWidth)
+                    top += text(line, .regular, 8 * s, x: fullLeft, top: top, width: textWidth)
                 }
             }
             y = max(top, liveY) + mm(2)
-            page.rules.append(PosterPage.Rule(from: (left, y), to: (right, y), width: 1, color: .black))
+            page.rules.append(PosterPage.Rule(from: (fullLeft, y), to: (fullRight, y), width: 1, color: .black))
             y += mm(3)
         }
 
         func continuationHeader() {
             let stopName = LabelComposer.clean(timetable.stop.name)
             let line = "\(stopName) · \(TimetableText.stopCode(LabelComposer.clean(header.code), language))"
-            y += text(line, .bold, 12 * s, x: left, top: y, width: right - left)
+            y += text(line, .bold, 12 * s, x: fullLeft, top: y, width: fullRight - fullLeft)
             y += mm(1)
-            page.rules.append(PosterPage.Rule(from: (left, y), to: (right, y), width: 0.6, color: .black))
+            page.rules.append(PosterPage.Rule(from: (fullLeft, y), to: (fullRight, y), width: 0.6, color: .black))
             y += mm(3)
         }
 
@@ -144,9 +155,26 @@ struct StopPosterComposer {
             page = PosterPage(width: width, height: height)
             y = margin
             if full { fullHeader() } else { continuationHeader() }
+            lane = 0
+            left = fullLeft
+            right = fullLeft + laneWidth
+            laneTop = y
+        }
+
+        /// The next lane of this page, else a new page.
+        func advance() {
+            if lane + 1 < lanes {
+                lane += 1
+                left = fullLeft + Double(lane) * (laneWidth + laneGap)
+                right = left + laneWidth
+                y = laneTop
+            } else {
+                newPage(full: layout == .single)
+            }
         }
 
         fullHeader()
+        laneTop = y
         let hourSize = 9 * s, minuteSize = 8.5 * s, noteSize = 7.5 * s, daySize = 8.5 * s
         let lineHeight = minuteSize * 1.45
         for (sectionIndex, section) in timetable.sections.enumerated() {
@@ -238,14 +266,14 @@ struct StopPosterComposer {
             }
 
             let firstRow = rows.first.map(rowHeight) ?? 0
-            if y + titleHeight + dayHeight + firstRow > bottom { newPage(full: false) }
+            if y + titleHeight + dayHeight + firstRow > bottom { advance() }
             sectionTitle(continued: false)
             dayHeader()
             for (rowIndex, row) in rows.enumerated() {
                 let height = rowHeight(row)
                 if y + height > bottom {
                     closeRegions()
-                    newPage(full: layout == .single)
+                    advance()
                     sectionTitle(continued: true)
                     dayHeader()
                 }
@@ -287,7 +315,7 @@ struct StopPosterComposer {
                 let lines = measurer.wrap(
                     TimetableText.footnote(footnote.kind, language), .regular, noteSize, width: right - left - 20)
                 let lineStep = PosterType.line(top: 0, size: noteSize).height
-                if y + Double(lines.count) * lineStep > bottom { newPage(full: layout == .single) }
+                if y + Double(lines.count) * lineStep > bottom { advance() }
                 _ = text(footnote.mark, .bold, noteSize, x: left, top: y, width: 16)
                 for line in lines {
                     y += text(line, .regular, noteSize, x: left + 18, top: y, width: right - left - 18)
@@ -302,8 +330,8 @@ struct StopPosterComposer {
             let line = "\(LabelComposer.clean(header.footer)) · \(TimetableText.page(index + 1, of: pages.count, language))"
             let top = bottom + 1
             page = pages[index]
-            _ = text(note, .regular, footerSize, x: left, top: top, width: right - left, color: Self.grey)
-            _ = text(line, .regular, footerSize, x: left, top: top + footerSize * 1.34, width: right - left, color: Self.grey)
+            _ = text(note, .regular, footerSize, x: fullLeft, top: top, width: fullRight - fullLeft, color: Self.grey)
+            _ = text(line, .regular, footerSize, x: fullLeft, top: top + footerSize * 1.34, width: fullRight - fullLeft, color: Self.grey)
             pages[index] = page
         }
         return pages
