@@ -29,6 +29,18 @@ struct PlanBench: ParsableCommand {
     @Option(help: "Random seed.")
     var seed: UInt64 = 7
 
+    @Option(help: "Opens of the timetable image to time (written beside a copy of nothing: to a temporary file).")
+    var opens = 9
+
+    @Option(
+        help: ArgumentHelp(
+            "Also time 'kiosk plan' as a process (wall time, peak resident memory): this kiosk executable, with the database's timetable image and without it.",
+            valueName: "kiosk"))
+    var kiosk: String?
+
+    @Option(help: "Processes per variant with --kiosk.")
+    var processes = 7
+
     func run() throws {
         let routes = try RouteDatabase(path: db)
         guard let day = routes.busiestServiceDate() else { throw ValidationError("\(db) has no service dates") }
@@ -38,7 +50,7 @@ struct PlanBench: ParsableCommand {
         var buildTimes: [Double] = []
         var network: PlanningNetwork?
         for _ in 0..<builds {
-            let (built, seconds) = try Measure.seconds { try routes.planningNetwork(around: morning, rules: rules) }
+            let (built, seconds) = try Measure.seconds { try routes.planningNetwork(queryDays: day...day, rules: rules) }
             buildTimes.append(seconds)
             network = built
         }
@@ -49,6 +61,9 @@ struct PlanBench: ParsableCommand {
               build from the database: min \(Measure.format(buildTimes.min()!))  median \(Measure.format(Measure.median(buildTimes)))  (limit 1.5 s)
               memory: \(String(format: "%.1f", Double(timetable.memoryFootprintBytes) / 1_048_576)) MB
             """)
+
+        try imageFigures(routes, day: day, compiled: network!)
+        if let kiosk { try processFigures(kiosk, routes: routes, day: day, morning: morning) }
 
         let planner = Planner(timetable: timetable)
         let stops = try routes.boardingStopIDs()
@@ -86,6 +101,79 @@ struct PlanBench: ParsableCommand {
               whole answer:   p50 \(Measure.ms(Measure.percentile(dressedTimes, 50)))  p99 \(Measure.ms(Measure.percentile(dressedTimes, 99)))  max \(Measure.ms(dressedTimes.last!))
               planner scratch memory: \(String(format: "%.1f", Double(planner.scratchBytes) / 1_048_576)) MB
             """)
+    }
+
+    /// The image `kiosk import` writes: compile and write time, size, and what opening it costs (map + checks),
+    /// against compiling the day from the database; plans from it must equal plans from the compiled day.
+    private func imageFigures(_ routes: RouteDatabase, day: ServiceDate, compiled: PlanningNetwork) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-\(getpid()).timetable").path
+        defer { unlink(path) }
+        let report = try PlanningImage.write(for: routes, to: path, firstDay: day)
+        var openTimes: [Double] = []
+        var opened: PlanningNetwork?
+        for _ in 0..<opens {
+            let (network, seconds) = try Measure.seconds { try PlanningImage.load(path, for: routes) }
+            openTimes.append(seconds)
+            opened = network
+        }
+        let image = opened!
+        var rng = SplitMix64(seed: seed ^ 0x1A)
+        let stops = try routes.boardingStopIDs()
+        var same = 0, compared = 0
+        for _ in 0..<50 {
+            let a = stops[Int(rng.next() % UInt64(stops.count))], b = stops[Int(rng.next() % UInt64(stops.count))]
+            guard let from = try? routes.resolveEndpoint(a), let to = try? routes.resolveEndpoint(b),
+                Set(from.platformIndexes).isDisjoint(with: to.platformIndexes)
+            else { continue }
+            let at = day.serviceDayOrigin(in: routes.timeZone).addingTimeInterval(Double(6 * 3600 + rng.next() % (16 * 3600)))
+            let x = try routes.plan(from: from, to: to, at: at, maxTransfers: maxTransfers, network: image)
+            let y = try routes.plan(from: from, to: to, at: at, maxTransfers: maxTransfers, network: compiled)
+            compared += 1
+            if x == y { same += 1 }
+        }
+        print(
+            """
+            timetable image (\(report.queryDays.lowerBound)…\(report.queryDays.upperBound), \(report.trips) trips, \(report.stopEvents) stop events): \(String(format: "%.1f", Double(report.bytes) / 1_048_576)) MB
+              compile \(Measure.format(report.compileSeconds)), write \(Measure.format(report.writeSeconds))
+              open (map + checks): min \(Measure.ms(openTimes.min()!))  median \(Measure.ms(Measure.median(openTimes)))
+              plans from the image equal plans from the compiled day: \(same) of \(compared)
+            """)
+    }
+
+    /// `kiosk plan` processes between two busy stops at 08:00, with the image beside the database and without it
+    /// (moved away for the run, then put back). The image is first rewritten to cover `day`.
+    private func processFigures(_ kiosk: String, routes: RouteDatabase, day: ServiceDate, morning: Date) throws {
+        try PlanningImage.write(for: routes, to: PlanningImage.path(forDatabase: db), firstDay: day)
+        let stops = try routes.boardingStopIDs()
+        let at = LocalTime.iso8601(morning.addingTimeInterval(3600), in: routes.timeZone).prefix(16)
+        let arguments = ["plan", stops[stops.count / 3], stops[2 * stops.count / 3], "--db", db, "--at", String(at), "--json"]
+        let image = PlanningImage.path(forDatabase: db)
+        let aside = image + ".aside"
+        var results: [(String, [Measure.ChildRun])] = []
+        for variant in ["with the image", "without it (compiled in memory)"] {
+            let moved = variant.hasPrefix("without") && rename(image, aside) == 0
+            defer { if moved { rename(aside, image) } }
+            var runs: [Measure.ChildRun] = []
+            // Through GNU time: a child spawned from this (large) process would report this process's peak as its
+            // own (the kernel carries the spawning address space's high-water mark across exec).
+            let report = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-rss-\(getpid())").path
+            defer { unlink(report) }
+            for _ in 0..<processes {
+                var run = try Measure.spawn("/usr/bin/time", ["-f", "%M", "-o", report, kiosk] + arguments)
+                guard run.status == 0 else { throw ValidationError("kiosk \(arguments.joined(separator: " ")) exited \(run.status)") }
+                let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8))?.split(separator: "\n").last
+                run.peakResidentMB = Double(kilobytes.map(String.init) ?? "") .map { $0 / 1024 } ?? .nan
+                runs.append(run)
+            }
+            results.append((variant, runs))
+        }
+        print("kiosk \(arguments.joined(separator: " ")) (\(processes) processes each):")
+        for (variant, runs) in results {
+            let seconds = runs.map(\.seconds), peaks = runs.map(\.peakResidentMB)
+            print(
+                "  \(variant): wall min \(Measure.ms(seconds.min()!))  median \(Measure.ms(Measure.median(seconds)))  peak resident median \(String(format: "%.1f", Measure.median(peaks))) MB, max \(String(format: "%.1f", peaks.max()!)) MB"
+            )
+        }
     }
 
     private func stopIndex(of stop: StopInfo, _ routes: RouteDatabase) -> Int? {
