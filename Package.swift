@@ -160,6 +160,8 @@ let package = Package(
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "StopPresentation", "KioskConfiguration",
                 "ScanService", "Scanning", "SystemSupport", "Realtime", "Speech",
+                // `kiosk run`'s /metrics reads the terminal kiosk's `KioskHealth` (Monitoring/KioskRunMetrics).
+                "TerminalKiosk",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -48,6 +48,8 @@ public struct KioskConfig: Sendable, Equatable {
 
     /// `[server]`: `kiosk serve`.
     public var server = ServerSettings()
+    /// `[metrics]`: `kiosk run`'s Prometheus endpoint (off by default).
+    public var metrics = MetricsSettings()
 
     public init() {}
 

@@ -48,6 +48,7 @@ public enum KioskConfigFile {
             "more_key", "volume_down_key", "volume_up_key", "output", "player", "log_file",
         ],
         "display": ["theme", "layout"],
+        "metrics": ["listen"],
     ]
 
     /// Longest config file accepted: a real one is a few kilobytes.
@@ -228,6 +229,7 @@ public enum KioskConfigFile {
             config.updateHeaders = try readHeaders(update, key: "update.headers", reader: reader)
         }
         if let speech = try reader.table(root, "speech") { config.speech = try parseSpeech(speech, reader) }
+        if let metrics = try reader.table(root, "metrics") { config.metrics = try readMetrics(metrics, reader) }
         if let display = try reader.table(root, "display") {
             if let v = try reader.string(display, "theme", prefix: "display.") {
                 guard let theme = DisplaySettings.Theme(rawValue: v) else {

@@ -54,9 +54,12 @@ public final class KioskApp {
     private var speaker: Speaker?
     /// The utterance the state machine is waiting on; older ones' endings are ignored.
     private var currentUtterance: Int?
+    /// What `/metrics` reports and systemd's watchdog stands for (`KioskHealth`).
+    public let health: KioskHealth
 
-    public init(options: KioskRunOptions) {
+    public init(options: KioskRunOptions, health: KioskHealth = KioskHealth()) {
         self.options = options
+        self.health = health
         let now = Date().addingTimeInterval(options.clockOffset)
         state = KioskState(
             language: options.config.language, idleTimeout: TimeInterval(options.config.idleTimeoutSeconds),
@@ -88,9 +91,11 @@ public final class KioskApp {
             return nil
         }
         let queue = self.queue
+        let health = self.health
         let made = Speaker(
             sink: sink, logger: logger,
             onEvent: { event in
+                if case .failed = event { health.noteSpeechError() }
                 switch event {
                 case .firstAudio: break
                 case let .finished(id), let .interrupted(id), let .failed(id, _):
@@ -110,6 +115,7 @@ public final class KioskApp {
             size = terminal.size()
         }
         defer {
+            health.stopping()
             livePolling.stop()
             control.stop()
             if !options.plainText { terminal.restore() }
@@ -122,12 +128,16 @@ public final class KioskApp {
         var status: Int32 = 0
         var nextTick = Date()
         render()
+        health.ready()
         loop: while true {
+            health.loopIteration()
             let events = queue.drain(until: nextTick)
             if Date() >= nextTick {
                 nextTick = Date().addingTimeInterval(1)
             }
             var sawQuit: Int32?
+            // Every scan counts for /metrics, the ones a burst hides below too.
+            for case let .scanned(outcome, _) in events { health.noteScan(outcome.status.rawValue) }
             var batch: [RuntimeEvent] = events.isEmpty ? [.kiosk(.tick)] : events + [.kiosk(.tick)]
             // A burst of scans: only the last one can still be seen, so only it is looked up.
             if let lastScan = batch.lastIndex(where: {
@@ -139,6 +149,7 @@ public final class KioskApp {
                 }.map(\.element)
             }
             for event in batch {
+                if case let .kiosk(.camera(status)) = event { health.noteCamera(status) }
                 switch event {
                 case let .scanned(outcome, arrival):
                     statistics.scans += 1
@@ -356,6 +367,7 @@ public final class KioskApp {
             }
         }
         control.setDatabase(database)
+        health.noteDatabase(database, live: liveDatabase)
         startLivePolling()
         apply(.databaseStatus(databaseStatus()))
         serviceDay = database.map { ServiceDate.containing(now, in: $0.timeZone) }
@@ -369,6 +381,8 @@ public final class KioskApp {
         }
         let offset = options.clockOffset
         let queue = self.queue
+        let polling = livePolling
+        health.setLiveSource { polling.live }
         livePolling.start(
             settings: options.config.realtime, database: database,
             clock: { Date().addingTimeInterval(offset) }, changed: { queue.post(.kiosk(.liveDataChanged)) })
@@ -436,11 +450,14 @@ public final class KioskApp {
                 while body.last?.isEmpty == true { body.removeLast() }
                 text += body.joined(separator: "\n") + "\n"
                 FileHandle.standardOutput.write(Data(text.utf8))
+                health.noteRedraw()
             }
             return
         }
         let canvas = KioskScreenBuilder.build(state, width: size.width, height: size.height, context: options.context)
-        terminal.writeAll(writer.update(to: canvas))
+        let bytes = writer.update(to: canvas)
+        if !bytes.isEmpty { health.noteRedraw() }
+        terminal.writeAll(bytes)
     }
 
     // MARK: - Inputs
@@ -468,15 +485,18 @@ public final class KioskApp {
         let queue = self.queue
         let control = self.control
         let options = self.options
+        let health = self.health
         if case .none = input {
             queue.post(.kiosk(.camera(.none)))
             return
         }
+        health.noteScanThread(running: true, decoders: config.decoders)
         let thread = Thread {
             KioskScanLoop(
                 input: input, config: config, queue: queue, control: control, pacedDemo: !options.unpacedDemo,
-                frameLimit: options.frameLimit
+                frameLimit: options.frameLimit, health: health
             ).run()
+            health.noteScanThread(running: false, decoders: [])
         }
         thread.name = "kiosk-scan"
         thread.start()

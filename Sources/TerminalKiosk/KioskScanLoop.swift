@@ -24,12 +24,15 @@ struct KioskScanLoop {
     let control: ScanControl
     let pacedDemo: Bool
     let frameLimit: Int?
+    /// Told of every pass and frame (the watchdog and `/metrics`).
+    let health: KioskHealth?
     private let logger = Logger(label: "stopkiosk.scan")
 
     init(
         input: KioskFrameInput, config: KioskConfig, queue: RuntimeEventQueue, control: ScanControl,
-        pacedDemo: Bool = true, frameLimit: Int? = nil
+        pacedDemo: Bool = true, frameLimit: Int? = nil, health: KioskHealth? = nil
     ) {
+        self.health = health
         self.input = input
         self.config = config
         self.queue = queue
@@ -60,6 +63,7 @@ struct KioskScanLoop {
                 return
             }
             if control.paused {
+                health?.scanLoopBeat(frame: false)
                 Thread.sleep(forTimeInterval: 0.05)
                 continue
             }
@@ -75,7 +79,9 @@ struct KioskScanLoop {
             let frame: LumaFrame?
             do {
                 frame = try source.nextFrame(timeout: .seconds(1))
+                health?.scanLoopBeat(frame: frame != nil)
             } catch {
+                health?.scanLoopBeat(frame: false)
                 if error.isDeviceLoss {
                     // The reconnecting camera reports its state through onStateChange; a stall is worth a word too.
                     if streaming, case .noFrame = error {
@@ -102,6 +108,11 @@ struct KioskScanLoop {
                 for key in DemoSession.Step.keys(demo.dueKey) { queue.post(.scriptedKey(key)) }
             }
             guard let pipeline else { continue }
+            defer {
+                health?.notePipeline(
+                    identity: generation, decodedFrames: pipeline.statistics.decodedFrames,
+                    zbarHits: pipeline.decoderStatistics.zbarHits, zxingHits: pipeline.decoderStatistics.zxingHits)
+            }
             for event in pipeline.process(frame) {
                 if case let .scan(result) = event {
                     queue.post(

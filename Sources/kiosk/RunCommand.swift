@@ -3,9 +3,11 @@ import Foundation
 import KioskConfiguration
 import Logging
 import Scanning
+import ServiceLifecycle
 import SystemSupport
 import TerminalKiosk
 import TransitStore
+import WebService
 import TripPlanning
 
 /// `kiosk run`: the full-screen kiosk a passenger uses, on the configured camera and database.
@@ -76,7 +78,10 @@ struct RunCommand: ParsableCommand {
         }
         var options = KioskRunOptions(config: kioskConfig, databasePath: databasePath, input: input)
         options.plainText = !TerminalDevice.isTerminal(STDOUT_FILENO)
-        let app = KioskApp(options: options)
+        // Under systemd (Type=notify, WatchdogSec): READY=1, WATCHDOG=1 from the screen loop, STOPPING=1.
+        let health = KioskHealth(notifier: SystemdNotifier.fromEnvironment())
+        if let listen = kioskConfig.metrics.listen { KioskMetricsListener.start(health: health, listen: listen) }
+        let app = KioskApp(options: options, health: health)
         let signals = ProcessSignals.observe(KioskApp.signals, handler: app.signalReceiver)
         defer { signals.cancel() }
         let status = app.run()
@@ -105,6 +110,28 @@ enum KioskLogging {
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = stderrIsScreen ? .critical : level
             return handler
+        }
+    }
+}
+
+/// `[metrics] listen`: `GET /metrics` for Prometheus on its own task, beside the kiosk's loops; it ends with the
+/// process. A listener that cannot start (the port taken) is logged and the kiosk runs on without it.
+enum KioskMetricsListener {
+    static func start(health: KioskHealth, listen: (host: String, port: Int)) {
+        let logger = Logger(label: "stopkiosk.metrics")
+        let application = KioskRunMetrics(health: health).application(
+            host: listen.host, port: listen.port, logger: logger
+        ) { host, port in
+            logger.notice("metrics on http://\(host.contains(":") ? "[\(host)]" : host):\(port)/metrics")
+        }
+        Task.detached {
+            do {
+                try await ServiceGroup(
+                    configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger)
+                ).run()
+            } catch {
+                logger.error("metrics listener on \(listen.host):\(listen.port) failed: \(error)")
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ import ScanService
 import Scanning
 import ServiceLifecycle
 import Synchronization
+import SystemSupport
 import TransitModel
 import TransitStore
 import TripPlanning
@@ -110,6 +111,9 @@ enum ServeRunner {
         config: KioskConfig, databasePath path: String, verbose: Bool, clockOffset: TimeInterval = 0,
         demo: (DemoSession, String)? = nil, instanceName: String? = nil
     ) throws {
+        // Under systemd (Type=notify): READY=1 once listening, WATCHDOG=1 from health probes, STOPPING=1. Read
+        // (and taken out of the environment) before any other thread runs.
+        let notifier = SystemdNotifier.fromEnvironment()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = verbose ? .debug : .info
@@ -154,17 +158,22 @@ enum ServeRunner {
         }
         let server = config.server
         let scanner = try WebScanOptions.scanService(for: service, config: config, demo: demo)
+        let listening = ListeningAddress()
         let application = service.application(
             host: server.host, port: server.port, services: scanner.map { [$0] } ?? []
         ) { channel in
             let address = channel.localAddress
-            printError(
-                "kiosk serve: listening on http://\(address?.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? server.host):\(address?.port ?? server.port)"
-            )
+            let shown =
+                "http://\(address?.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? server.host):\(address?.port ?? server.port)"
+            printError("kiosk serve: listening on \(shown)")
+            listening.set(host: address?.ipAddress ?? server.host, port: address?.port ?? server.port)
+            notifier?.ready(status: "listening on \(shown)")
         }
+        // The watchdog comes last so that a signal stops it first (STOPPING=1 at once), then the server drains.
+        var services: [any Service] = [application]
+        if let notifier { services.append(ServeWatchdog(notifier: notifier, listening: listening)) }
         let group = ServiceGroup(
-            configuration: .init(
-                services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let failure = Mutex<String?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

@@ -22,6 +22,7 @@ struct APIRoutes {
             service.metrics.updateFeed(
                 importedAt: database.importedAt, generation: service.databases.generation, now: service.now())
             service.metrics.updateDatabase(service.databases.health)
+            SharedGauges.update(service.metrics.registry, database: database, live: service.live, now: service.now())
             service.metrics.updateConnections(service.connections)
             var response = Responses.body(
                 service.metrics.registry.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8",
