@@ -275,6 +275,7 @@ struct ImportSession {
             logger.debug("interpolation: \(ImportSession.elapsed(since: started))")
             started = DispatchTime.now().uptimeNanoseconds
             try stopSummary.write(to: db)
+            try StopNameIndex.build(db)
             logger.debug("stop summaries: \(ImportSession.elapsed(since: started))")
             committing = DispatchTime.now().uptimeNanoseconds
             return .commit

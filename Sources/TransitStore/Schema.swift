@@ -15,6 +15,10 @@ public enum Schema {
         migrator.registerMigration("v2 shapes") { db in
             try db.execute(sql: tablesV2)
         }
+        // The name search's index (filled at the end of an import); readers do without it in older files.
+        migrator.registerMigration("v2 stop name index") { db in
+            try db.execute(sql: StopNameIndex.table)
+        }
         return migrator
     }
 

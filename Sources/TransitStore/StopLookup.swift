@@ -20,6 +20,13 @@ public enum StopKey: Sendable, Equatable {
     case code(String)
     /// Typed text: an exact stop_id first, then an exact stop_code.
     case idOrCode(String)
+
+    /// The text looked for.
+    var text: String {
+        switch self {
+        case .id(let value), .code(let value), .idOrCode(let value): value
+        }
+    }
 }
 
 extension RouteDatabase {
@@ -62,6 +69,14 @@ extension RouteDatabase {
     /// Finds a stop by exact ID, then exact code. A station resolves to all its platforms; an entrance or other
     /// station part resolves to its station. Unknown → `LookupError.noSuchStop` with suggestions.
     public func resolveStop(_ reference: StopKey) throws -> ResolvedStop {
+        if let found = try findStop(reference) { return found }
+        let query = try RouteDatabase.validateQuery(reference.text)
+        throw LookupError.noSuchStop(query: query, suggestions: try read { try suggestions(for: query, db: $0) })
+    }
+
+    /// `resolveStop` without the suggestions: nil for an unknown stop (a search that goes on to names does not
+    /// pay for comparing the query with every stop code).
+    public func findStop(_ reference: StopKey) throws -> ResolvedStop? {
         let (text, columns): (String, [String])
         switch reference {
         case let .id(value): (text, columns) = (value, ["stop_id"])
@@ -81,7 +96,7 @@ extension RouteDatabase {
                 else { continue }
                 return try resolved(row, db)
             }
-            throw LookupError.noSuchStop(query: query, suggestions: try suggestions(for: query, db: db))
+            return nil
         }
     }
 

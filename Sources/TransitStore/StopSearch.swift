@@ -41,7 +41,17 @@ extension RouteDatabase {
                 + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
         }
+        func rank(_ name: String, _ squeezed: String) -> StopMatch.Rank {
+            name == key || squeezed == compact
+                ? .exact
+                : name.hasPrefix(key) || squeezed.hasPrefix(compact)
+                    ? .prefix
+                    : name.contains(" " + key) ? .wordPrefix : .contains
+        }
         return try read { db in
+            if try StopNameIndex.exists(db) {
+                return try indexedSearch(db, key: key, compact: compact, like: like, rank: rank, limit: limit)
+            }
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -50,16 +60,10 @@ extension RouteDatabase {
                     """, arguments: [like(key), like(compact)])
             var best: [Int: StopMatch.Rank] = [:]
             for row in rows {
-                let name: String = row[0]
-                let squeezed = name.replacingOccurrences(of: " ", with: "")
-                let rank: StopMatch.Rank =
-                    name == key || squeezed == compact
-                    ? .exact
-                    : name.hasPrefix(key) || squeezed.hasPrefix(compact)
-                        ? .prefix
-                        : name.contains(" " + key) ? .wordPrefix : .contains
                 let target: Int = row[1]
-                best[target] = min(best[target] ?? rank, rank)
+                let name: String = row[0]
+                let found = rank(name, name.replacingOccurrences(of: " ", with: ""))
+                best[target] = min(best[target] ?? found, found)
             }
             var matches: [StopMatch] = []
             for (index, rank) in best {
@@ -72,6 +76,45 @@ extension RouteDatabase {
             matches.sort { ($0.rank, $0.stop.name, $0.stop.id) < ($1.rank, $1.stop.name, $1.stop.id) }
             return Array(matches.prefix(limit))
         }
+    }
+
+    /// The search through `stop_name_index`, with the same answers: names equal to or starting with the query
+    /// (a name starting with it also does without its spaces), then names with a word starting with it; only when
+    /// those give fewer than `limit` stops are the first stops (in listing order) merely containing it read. Stops
+    /// are compared by their place in the listing order, and only the `limit` shown are read.
+    private func indexedSearch(
+        _ db: Database, key: String, compact: String, like: (String) -> String, rank: (String, String) -> StopMatch.Rank,
+        limit: Int
+    ) throws -> [StopMatch] {
+        var best: [Int: (rank: StopMatch.Rank, order: Int)] = [:]
+        func add(_ entries: [StopNameIndex.Entry]) {
+            for entry in entries {
+                let found = rank(entry.name, entry.squeezed)
+                if let known = best[entry.target], known.rank <= found { continue }
+                best[entry.target] = (found, entry.order)
+            }
+        }
+        func settled(_ rank: StopMatch.Rank) -> Int { best.values.count { $0.rank <= rank } }
+        add(try StopNameIndex.rows(db, kind: 0, prefix: compact))
+        if settled(.prefix) < limit { add(try StopNameIndex.rows(db, kind: 1, prefix: key)) }
+        if settled(.wordPrefix) < limit {
+            let known = best.count
+            for (target, order) in try StopNameIndex.containing(
+                db, key: like(key), compact: like(compact), count: limit + known)
+            where best[target] == nil {
+                best[target] = (.contains, order)
+            }
+        }
+        let shown = best.sorted { ($0.value.rank, $0.value.order) < ($1.value.rank, $1.value.order) }.prefix(limit)
+        var matches: [StopMatch] = []
+        for (index, found) in shown {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
+            else { continue }
+            matches.append(StopMatch(stop: RouteDatabase.stopInfo(row), rank: found.rank, index: index))
+        }
+        return matches
     }
 
     /// A journey end typed or scanned by a passenger: a stop ID or code if one matches exactly, else a name.

@@ -313,7 +313,7 @@ enum StopSearch {
     static func find(_ text: String, in database: RouteDatabase, limit: Int) throws -> [Found] {
         let query = try RouteDatabase.validateQuery(text)
         var found: [Found] = []
-        if let exact = try? database.resolveStop(.idOrCode(query)) {
+        if let exact = (try? database.findStop(.idOrCode(query))) ?? nil {
             found.append(Found(stop: exact.stop, match: "id_or_code"))
         }
         for match in try database.searchStops(query, limit: limit)
