@@ -211,6 +211,18 @@ struct TimetableCommand: ParsableCommand {
             throw TimetableCommandError.badInput(
                 "--out \(TerminalText.sanitize(out, maxLength: 200)) is a file; --all-stops writes into a folder")
         }
+        do {
+            // The folder is checked once here (a file can be made in it), not before each poster.
+            let probe = "\(out)/.timetable-probe-\(getpid())"
+            guard FileManager.default.createFile(atPath: probe, contents: nil) else {
+                throw TimetableCommandError.badInput(
+                    "cannot write into the folder \(TerminalText.sanitize(out, maxLength: 200))")
+            }
+            unlink(probe)
+        }
+        var unprobed = options
+        unprobed.probeOutput = false
+        let options = unprobed
         let ids = try routesDB.boardingStopIDs()
         let progress = progressOption.line()
         defer { progress.finish() }

@@ -12,16 +12,20 @@ public struct TimetablePrintOptions: Sendable, Hashable {
     public var language: Language
     /// PDF title, and the first part of each page's footer.
     public var title: String
+    /// Probe the output's folder before writing (a file that can be created there). A caller writing thousands of
+    /// files into one folder it has checked leaves this off: each probe lists the folder.
+    public var probeOutput: Bool
 
     public init(
         layout: TimetableLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 200, language: Language = .es,
-        title: String = "StopKiosk"
+        title: String = "StopKiosk", probeOutput: Bool = true
     ) {
         self.layout = layout
         self.format = format
         self.dpi = dpi
         self.language = language
         self.title = title
+        self.probeOutput = probeOutput
     }
 }
 
@@ -128,7 +132,7 @@ public final class TimetablePrinter {
         for (index, page) in pages.enumerated() { problems += checker.check(page, number: index + 1) }
         if !problems.isEmpty { throw .checkFailed(what: what, problems: problems) }
         do {
-            try AtomicOutput.validate(output)
+            if options.probeOutput { try AtomicOutput.validate(output) }
             let files = try write(pages, to: output)
             var regions: [TimetablePrintResult.Region] = []
             for (index, page) in pages.enumerated() {
