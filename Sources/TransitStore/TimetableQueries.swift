@@ -46,9 +46,12 @@ extension RouteDatabase {
         /// Frequency band: its last departure and headway (0 for a single departure).
         var last: Int = 0
         var headway: Int = 0
+        /// Two trips leaving at the same time for the same place are two departures: the second is occurrence 1.
+        var occurrence: Int = 0
 
         static func < (a: Self, b: Self) -> Bool {
-            (a.seconds, a.headway, a.last, a.destination) < (b.seconds, b.headway, b.last, b.destination)
+            (a.seconds, a.headway, a.last, a.destination, a.occurrence)
+                < (b.seconds, b.headway, b.last, b.destination, b.occurrence)
         }
     }
 
@@ -182,7 +185,16 @@ extension RouteDatabase {
                     items[key, default: []].append(TimetableItem(seconds: row.seconds, destination: row.destination))
                 }
             }
-            perDate.append(items.mapValues { $0.sorted() })
+            perDate.append(
+                items.mapValues { list in
+                    var numbered = list.sorted()
+                    for index in numbered.indices.dropFirst() {
+                        var previous = numbered[index - 1]
+                        previous.occurrence = 0
+                        if previous == numbered[index] { numbered[index].occurrence = numbered[index - 1].occurrence + 1 }
+                    }
+                    return numbered
+                })
         }
         let keys = Set(perDate.flatMap(\.keys)).sorted { (rank($0.route), $0.direction) < (rank($1.route), $1.direction) }
         guard !keys.isEmpty else {
