@@ -60,3 +60,17 @@ public enum PlanMessage: Sendable, Equatable {
         }
     }
 }
+
+/// The plan form's leave-at / arrive-by choice and step-free box.
+public enum PlanChoiceText: Sendable {
+    case leave, arrive, wheelchair
+
+    public func text(_ language: Language) -> String {
+        let es = language == .es
+        switch self {
+        case .leave: return es ? "Salir a esa hora" : "Leave at"
+        case .arrive: return es ? "Llegar antes de esa hora" : "Arrive by"
+        case .wheelchair: return es ? "Solo viajes sin escalones (silla de ruedas)" : "Step-free journeys only (wheelchair)"
+        }
+    }
+}

@@ -45,4 +45,29 @@ import WebService
             }
         }
     }
+
+    /// The plan page's leave-at / arrive-by choice and step-free box.
+    @Test func thePlanPageArrivesByAndPlansStepFree() async throws {
+        try await TestSupport.withRouter(try TestSupport.service()) { client in
+            try await client.execute(
+                uri: "/plan?from=TB-EJIDO-N&to=TB-LAY&at=2026-11-25T08%3A30&when=arrive&lang=en", method: .get
+            ) { response in
+                #expect(response.status == .ok)
+                let page = String(buffer: response.body)
+                #expect(page.contains("Arriving by 2026-11-25 08:30"), "\(page)")
+                #expect(page.contains("08:11 → 08:29"), "\(page)")
+                #expect(page.contains("value=\"arrive\" checked"), "\(page)")
+            }
+            try await client.execute(
+                uri: "/plan?from=0704&to=0702&at=2026-11-25T08%3A00&wheelchair=true&lang=en", method: .get
+            ) { response in
+                #expect(response.status == .ok)
+                let page = String(buffer: response.body)
+                #expect(page.contains("No step-free journey found."), "\(page)")
+                #expect(page.contains("Walks are not known to be step-free."), "\(page)")
+                #expect(page.contains("Journeys that are not known to be step-free:"), "\(page)")
+                #expect(page.contains("name=\"wheelchair\" value=\"true\" checked"), "\(page)")
+            }
+        }
+    }
 }

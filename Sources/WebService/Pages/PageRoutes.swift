@@ -5,6 +5,7 @@ import StopCodes
 import StopPresentation
 import TransitModel
 import TransitStore
+import TripPlanning
 
 /// The phone pages (server-rendered, no JavaScript): `/` search, `/s/{code}` the stop a label names, `/plan`,
 /// and the stylesheets. Language from `?lang=`, else `Accept-Language`, else the config.
@@ -465,6 +466,11 @@ struct PageRoutes {
             var leaving: String
             var options: [Option]
             var none: String?
+            /// Live data, step-free: what the plan is based on, in words (issue 23).
+            var notes: [String] = []
+            /// A step-free plan without options: the ordinary ones, apart.
+            var ordinaryHeading: String? = nil
+            var ordinary: [Option] = []
         }
         var page: PageRenderer.Frame
         var heading: String
@@ -477,6 +483,12 @@ struct PageRoutes {
         var at: String
         var problem: String?
         var result: Result?
+        /// The leave-at / arrive-by choice and the step-free box (issue 23).
+        var leaveLabel = ""
+        var arriveLabel = ""
+        var wheelchairLabel = ""
+        var arriving = false
+        var wheelchair = false
     }
 
     func planPage(_ request: Request) throws -> Response {
@@ -491,9 +503,15 @@ struct PageRoutes {
         if !from.isEmpty && !to.isEmpty {
             do {
                 let at = try query.instant(in: database.timeZone, now: service.now())
+                var (options, earliest) = try query.planOptions(in: database.timeZone, at: at, now: service.now())
+                if query["when"] == "arrive", options.arriveBy == nil {
+                    // The form's one time field, read as the moment to arrive by.
+                    options.arriveBy = at.date
+                    earliest = max(at.date.addingTimeInterval(-PlanOptions.arriveByWindow), service.now())
+                }
                 let plan = try JourneyPlanning.plan(
-                    from: from, to: to, at: at.date, maxTransfers: service.config.maxTransfers, database: database,
-                    config: service.config)
+                    from: from, to: to, at: earliest, maxTransfers: service.config.maxTransfers, database: database,
+                    config: service.config, options: options, live: service.live?.live, now: service.now())
                 result = Self.planModel(plan, language: lang) { option in
                     // The journey map's numbered points, under the picture as text that a phone shows at a
                     // readable size; a map that cannot be made only loses its caption.
@@ -512,12 +530,18 @@ struct PageRoutes {
         let model = PlanPage(
             page: PageRenderer.Frame(
                 language: lang, title: Message.webPlanTitle.text(lang), path: "/plan",
-                query: [("from", from), ("to", to), ("at", query["at"] ?? "")].filter { !$0.1.isEmpty },
+                query: [
+                    ("from", from), ("to", to), ("at", query["at"] ?? ""), ("when", query["when"] ?? ""),
+                    ("arrive_by", query["arrive_by"] ?? ""), ("wheelchair", query["wheelchair"] ?? ""),
+                ].filter { !$0.1.isEmpty },
                 feedTag: feedTag(database)),
             heading: Message.webPlanTitle.text(lang), fromLabel: Message.webFrom.text(lang),
             toLabel: Message.webTo.text(lang), whenLabel: Message.webWhen.text(lang),
             planLabel: Message.webFindWay.text(lang), from: fromName, to: to, at: query["at"] ?? "",
-            problem: problem, result: result)
+            problem: problem, result: result, leaveLabel: PlanChoiceText.leave.text(lang),
+            arriveLabel: PlanChoiceText.arrive.text(lang), wheelchairLabel: PlanChoiceText.wheelchair.text(lang),
+            arriving: query["when"] == "arrive" || query["arrive_by"] != nil,
+            wheelchair: ["true", "1", "on", "yes"].contains(query["wheelchair"]?.lowercased() ?? ""))
         return Responses.html(
             service.pages.render(model, "plan"), cacheSeconds: status == .ok ? service.config.server.cacheSeconds : nil,
             status: status)
@@ -537,7 +561,8 @@ struct PageRoutes {
     ) -> PlanPage.Result {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
-        let options = plan.options.enumerated().map { number, option in
+        func model(_ options: [JourneyOption]) -> [PlanPage.Option] {
+        options.enumerated().map { number, option in
             let transfers =
                 option.transfers == 0 ? Message.direct.text(lang) : Message.transferCount(option.transfers).text(lang)
             let numbered = points(number)
@@ -565,19 +590,47 @@ struct PageRoutes {
                                 + Message.take(
                                     route: FeedText.shown(step.route?.label ?? "?", limit: 40),
                                     headsign: FeedText.shown(step.headsign ?? ""), stop: FeedText.shown(step.from.name)
-                                ).text(lang) + " · \(clock(step.arrival)) "
+                                ).text(lang)
+                                + (step.realtime.map {
+                                    "  " + JourneyPlanText.rideMark($0, scheduled: clock(step.departure), language: lang)
+                                } ?? "") + " · \(clock(step.realtime?.predictedArrival ?? step.arrival)) "
                                 + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0).text(
                                     lang))
                     }
                 })
         }
+        }
+        let options = model(plan.options)
+        var notes: [String] = []
+        switch (plan.liveTimesUsed, plan.realtimeStatus) {
+        case (true?, _): notes.append(PlanMessage.plansUseLiveTimes.text(lang))
+        case (false?, _):
+            notes.append(PlanMessage.plansOnTimetableSince(plan.realtimeUnavailableSince.map(clock)).text(lang))
+        case (nil, _): break
+        }
+        if plan.stepFree == true {
+            notes.append(PlanMessage.stepFreeOnly.text(lang))
+            notes.append(PlanMessage.stepFreeUnknownValues.text(lang))
+        }
+        let ordinary = plan.stepFree == true && options.isEmpty ? model(plan.withoutStepFree ?? []) : []
         return PlanPage.Result(
             title: Message.journeyHeading(from: FeedText.shown(plan.from.name), to: FeedText.shown(plan.to.name)).text(
                 lang),
-            leaving: Message.leavingFrom(
-                "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))"
-            ).text(lang),
+            leaving: plan.arriveBy.map {
+                PlanMessage.arrivingBy(
+                    String(LocalTime.iso8601($0, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")),
+                    earliest: clock(plan.at)
+                ).text(lang)
+            }
+                ?? Message.leavingFrom(
+                    "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))"
+                ).text(lang),
             options: options,
-            none: options.isEmpty ? Message.noJourney(maxTransfers: plan.maxTransfers).text(lang) : nil)
+            none: options.isEmpty
+                ? (plan.stepFree == true
+                    ? PlanMessage.noStepFreeJourney.text(lang)
+                    : Message.noJourney(maxTransfers: plan.maxTransfers).text(lang)) : nil,
+            notes: notes, ordinaryHeading: ordinary.isEmpty ? nil : PlanMessage.ordinaryJourneysHeading.text(lang),
+            ordinary: ordinary)
     }
 }

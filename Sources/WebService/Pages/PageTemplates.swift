@@ -115,12 +115,18 @@ enum PageTemplates {
         <label for="from">{{fromLabel}}</label><input id="from" name="from" type="search" value="{{from}}" required maxlength="200">
         <label for="to">{{toLabel}}</label><input id="to" name="to" type="search" value="{{to}}" required maxlength="200">
         <label for="at">{{whenLabel}}</label><input id="at" name="at" type="datetime-local" value="{{at}}">
+        <fieldset class="when"><legend>{{whenLabel}}</legend>
+        <label><input type="radio" name="when" value="leave"{{^arriving}} checked{{/arriving}}> {{leaveLabel}}</label>
+        <label><input type="radio" name="when" value="arrive"{{#arriving}} checked{{/arriving}}> {{arriveLabel}}</label>
+        </fieldset>
+        <label class="check"><input type="checkbox" name="wheelchair" value="true"{{#wheelchair}} checked{{/wheelchair}}> {{wheelchairLabel}}</label>
         <button type="submit">{{planLabel}}</button>
         </form>
         {{#problem}}<p class="warning" role="alert">{{problem}}</p>{{/problem}}
         {{#result}}
         <h2><bdi>{{title}}</bdi></h2>
         <p class="facts">{{leaving}}</p>
+        {{#notes}}<p class="notice">{{.}}</p>{{/notes}}
         {{#options}}
         <section class="option"><h3>{{summary}}</h3>
         <ol class="legs">{{#legs}}<li>{{#colourClass}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
@@ -129,6 +135,12 @@ enum PageTemplates {
         </section>
         {{/options}}
         {{#none}}<p>{{none}}</p>{{/none}}
+        {{#ordinaryHeading}}<h3>{{ordinaryHeading}}</h3>{{/ordinaryHeading}}
+        {{#ordinary}}
+        <section class="option"><h3>{{summary}}</h3>
+        <ol class="legs">{{#legs}}<li>{{#colourClass}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
+        </section>
+        {{/ordinary}}
         {{/result}}
         {{>foot}}
         """
