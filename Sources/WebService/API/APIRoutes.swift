@@ -36,6 +36,7 @@ struct APIRoutes {
         router.resource("/api/v1/resolve") { request, _ in try resolve(request) }
         router.resource("/api/v1/feed") { _, _ in try feed() }
         MediaRoutes(service: service).register(on: router)
+        RouteAPIRoutes(service: service).register(on: router)
         router.resource("/api/v1/openapi.json") { _, _ in
             Responses.body(OpenAPIDocument.json, contentType: "application/json; charset=utf-8", cacheSeconds: 3600)
         }

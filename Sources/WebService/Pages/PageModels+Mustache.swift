@@ -73,6 +73,8 @@ extension PageRoutes.StopPage.Route: MustacheParent {
         switch name {
         case "colourClass": colourClass
         case "label": label
+        case "href": href
+        case "linkLabel": linkLabel
         case "mode": mode
         case "towards": towards
         case "diagrams": diagrams
@@ -97,6 +99,8 @@ extension PageRoutes.StopPage.Departure: MustacheParent {
         case "clock": clock
         case "colourClass": colourClass
         case "label": label
+        case "href": href
+        case "linkLabel": linkLabel
         case "headsign": headsign
         case "extra": extra
         case "due": due
@@ -112,6 +116,8 @@ extension PageRoutes.StopPage.Span: MustacheParent {
         switch name {
         case "colourClass": colourClass
         case "label": label
+        case "href": href
+        case "linkLabel": linkLabel
         case "towards": towards
         case "first": first
         case "last": last

@@ -18,7 +18,7 @@ struct PageRenderer: Sendable {
             ("search", PageTemplates.search), ("stop", PageTemplates.stop), ("plan", PageTemplates.plan),
             ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
             ("prompt", PageTemplates.prompt), ("departureBoard", PageTemplates.departureBoard),
-        ] {
+        ] + PageTemplates.browse {
             library.register(
                 try MustacheTemplate(string: text.replacingOccurrences(of: "%THEME%", with: themeClasses)), named: name)
         }

@@ -16,6 +16,7 @@ struct PageRoutes {
         router.resource("/") { request, _ in try searchPage(request) }
         router.resource("/s/{code}") { request, context in try stopPage(request, context) }
         router.resource("/plan") { request, _ in try await service.plans.run { try planPage(request) } }
+        RoutePages(service: service).register(on: router)
         router.resource("/style.css") { _, _ in
             Responses.body(Stylesheet.css, contentType: "text/css; charset=utf-8", cacheSeconds: 3600)
         }
@@ -89,6 +90,9 @@ struct PageRoutes {
         struct Route {
             var colourClass: String
             var label: String
+            /// The route's page (`/r/{route}?from=<this stop>`), which its badge links to.
+            var href: String?
+            var linkLabel: String
             var mode: String
             var towards: String
             var diagrams: [Picture]
@@ -102,6 +106,9 @@ struct PageRoutes {
             var clock: String
             var colourClass: String
             var label: String
+            /// The route's page; nil on the `/kiosk` board, which must not navigate away from the kiosk.
+            var href: String?
+            var linkLabel: String
             var headsign: String
             var extra: String?
             var due: String
@@ -112,6 +119,8 @@ struct PageRoutes {
         struct Span {
             var colourClass: String
             var label: String
+            var href: String?
+            var linkLabel: String
             var towards: String
             var first: String
             var last: String
@@ -364,6 +373,15 @@ struct PageRoutes {
             }
         }
         let api = StopLinks.api(view.stop)
+        // Route badges link to the route's page, from this stop; not on the `/kiosk` board (its frame's links start
+        // with the page's path), where a link would take a public screen away from the kiosk.
+        let linksRoutes = !frame.otherLanguageHref.hasPrefix("/kiosk")
+        let routeLink = { (route: RouteInfo) -> (href: String?, label: String) in
+            (
+                linksRoutes ? RouteLinks.page(route, from: view.stop, language: lang) : nil,
+                BrowseMessage.routeLink(FeedText.shown(route.label, limit: 40)).text(lang)
+            )
+        }
         let hasCoordinates = view.stop.coordinate != nil || view.platforms.contains { $0.coordinate != nil }
         return StopPage(
             page: frame, name: FeedText.shown(view.stop.name), fullName: FeedText.whole(view.stop.name),
@@ -374,6 +392,7 @@ struct PageRoutes {
                 StopPage.Route(
                     colourClass: RouteColours.className(entry.route),
                     label: FeedText.shown(entry.route.label, limit: 40),
+                    href: routeLink(entry.route).href, linkLabel: routeLink(entry.route).label,
                     mode: entry.route.mode.name(lang),
                     towards: FeedText.shown(entry.directions.flatMap(\.headsigns).joined(separator: " / "), limit: 240),
                     diagrams: entry.directions.map { direction in
@@ -403,6 +422,7 @@ struct PageRoutes {
                     clock: LocalTime.clock(departure.expectedTime, in: zone),
                     colourClass: RouteColours.className(departure.route),
                     label: FeedText.shown(departure.route.label, limit: 40),
+                    href: routeLink(departure.route).href, linkLabel: routeLink(departure.route).label,
                     headsign: FeedText.shown(departure.headsign),
                     extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
                     due: departure.minutesFromNow <= 0
@@ -427,6 +447,7 @@ struct PageRoutes {
             spans: view.serviceSpans.map { span in
                 StopPage.Span(
                     colourClass: RouteColours.className(span.route), label: FeedText.shown(span.route.label, limit: 40),
+                    href: routeLink(span.route).href, linkLabel: routeLink(span.route).label,
                     towards: FeedText.shown(span.headsigns.joined(separator: " / "), limit: 240),
                     first: LocalTime.clock(span.first, in: zone),
                     last: LocalTime.clock(span.last, in: zone))
@@ -451,6 +472,9 @@ struct PageRoutes {
         struct Leg {
             var colourClass: String?
             var label: String?
+            /// The ride's route page, from its boarding stop.
+            var href: String?
+            var linkLabel: String?
             var text: String
         }
         struct Option {
@@ -579,13 +603,17 @@ struct PageRoutes {
                     switch step.kind {
                     case .walk:
                         return PlanPage.Leg(
-                            colourClass: nil, label: nil,
+                            colourClass: nil, label: nil, href: nil, linkLabel: nil,
                             text: "\(clock(step.departure)) "
                                 + Message.walkTo(minutes: step.minutes, stop: FeedText.shown(step.to.name)).text(lang))
                     case .ride:
                         return PlanPage.Leg(
                             colourClass: step.route.map(RouteColours.className),
                             label: step.route.map { FeedText.shown($0.label, limit: 40) },
+                            href: step.route.map { RouteLinks.page($0, from: step.from, language: lang) },
+                            linkLabel: step.route.map {
+                                BrowseMessage.routeLink(FeedText.shown($0.label, limit: 40)).text(lang)
+                            },
                             text: "\(clock(step.departure)) "
                                 + Message.take(
                                     route: FeedText.shown(step.route?.label ?? "?", limit: 40),

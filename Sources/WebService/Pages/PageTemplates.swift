@@ -67,7 +67,7 @@ enum PageTemplates {
         {{#has_routes}}
         <section aria-labelledby="routes-h"><h2 id="routes-h">{{routesHeading}}</h2>
         <ul class="routes">
-        {{#routes}}<li><bdi class="badge {{colourClass}}">{{label}}</bdi> <span class="mode">{{mode}}</span> → <bdi>{{towards}}</bdi></li>
+        {{#routes}}<li>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}} <span class="mode">{{mode}}</span> → <bdi>{{towards}}</bdi></li>
         {{/routes}}
         </ul>
         {{#has_diagrams}}<details class="diagrams"><summary>{{diagramsHeading}}</summary>
@@ -90,7 +90,7 @@ enum PageTemplates {
         {{#has_spans}}
         <section aria-labelledby="span-h"><h2 id="span-h">{{spansHeading}}</h2>
         <table class="spans"><tbody>
-        {{#spans}}<tr><td><bdi class="badge {{colourClass}}">{{label}}</bdi></td><td><bdi>{{towards}}</bdi></td><td class="time">{{first}} – {{last}}</td></tr>
+        {{#spans}}<tr><td>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}}</td><td><bdi>{{towards}}</bdi></td><td class="time">{{first}} – {{last}}</td></tr>
         {{/spans}}
         </tbody></table></section>
         {{/has_spans}}
@@ -129,7 +129,7 @@ enum PageTemplates {
         {{#notes}}<p class="notice">{{.}}</p>{{/notes}}
         {{#options}}
         <section class="option"><h3>{{summary}}</h3>
-        <ol class="legs">{{#legs}}<li>{{#colourClass}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
+        <ol class="legs">{{#legs}}<li>{{#colourClass}}{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}} {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
         <figure class="map">{{#map}}<img loading="lazy" src="{{href}}" alt="{{alt}}">{{/map}}
         {{#has_points}}<figcaption><ol class="points">{{#points}}<li><bdi>{{.}}</bdi></li>{{/points}}</ol></figcaption>{{/has_points}}</figure>
         </section>
@@ -163,7 +163,7 @@ enum PageTemplates {
         {{#serviceNotice}}<div class="warning" role="note"><p><strong>{{serviceNotice}}</strong></p>{{#serviceNoticeDetail}}<p>{{serviceNoticeDetail}}</p>{{/serviceNoticeDetail}}</div>{{/serviceNotice}}
         {{#has_departures}}
         <table class="departures"><tbody>
-        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td><bdi class="badge {{colourClass}}">{{label}}</bdi></td><td class="headsign"><bdi>{{headsign}}</bdi>{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
+        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}}</td><td class="headsign"><bdi>{{headsign}}</bdi>{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
         {{/departures}}
         </tbody></table>
         {{/has_departures}}

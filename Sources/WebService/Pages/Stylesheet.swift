@@ -14,7 +14,7 @@ enum Stylesheet {
     }
 
     static let css =
-        base + HighContrast.rules(scope: "body.theme-high-contrast") + "\n"
+        base + PageTemplates.browseCSS + HighContrast.rules(scope: "body.theme-high-contrast") + "\n"
         + "@media (prefers-contrast:more){\n" + HighContrast.rules(scope: "body") + "}\n" + largeLayout
 
     /// White and yellow on black, black on yellow: every text/background pair is at least 7:1 (WCAG AAA; the
