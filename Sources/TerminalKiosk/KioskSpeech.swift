@@ -120,6 +120,8 @@ public enum KioskSpeech {
             }
             if let failure = diagram.failure { return failureText(failure, language) }
             return say(.loadingStop)
+        case let .routeList(list):
+            return RouteListScreen.spoken(list, language: language)
         }
     }
 

@@ -188,13 +188,28 @@ public struct KioskDiagramScreen: Sendable, Equatable {
     public var diagram: RouteDiagram?
     public var failure: KioskFailure?
     public var scroll = 0
+    /// Opened from the stop's route list (F4): Esc goes back to it, not to the board.
+    public var fromRouteList = false
 
-    public init(from: KioskStopBoard, routeIndex: Int) {
+    public init(from: KioskStopBoard, routeIndex: Int, fromRouteList: Bool = false) {
         self.from = from
         self.routeIndex = routeIndex
+        self.fromRouteList = fromRouteList
     }
 
     public var routeID: String { from.view.routes[routeIndex].route.id }
+}
+
+/// The routes of a stop board (F4), one to choose: Enter shows its stops (the line diagram), Esc the board.
+public struct KioskRouteListScreen: Sendable, Equatable {
+    public var from: KioskStopBoard
+    /// Which of the board's routes (`from.view.routes`) is selected.
+    public var selected: Int
+
+    public init(from: KioskStopBoard, selected: Int = 0) {
+        self.from = from
+        self.selected = selected
+    }
 }
 
 public enum KioskScreen: Sendable, Equatable {
@@ -203,6 +218,7 @@ public enum KioskScreen: Sendable, Equatable {
     case entry(KioskEntryScreen)
     case plan(KioskPlanScreen)
     case diagram(KioskDiagramScreen)
+    case routeList(KioskRouteListScreen)
 
     public var name: String {
         switch self {
@@ -211,6 +227,7 @@ public enum KioskScreen: Sendable, Equatable {
         case .entry: return "entry"
         case .plan: return "plan"
         case .diagram: return "diagram"
+        case .routeList: return "routes"
         }
     }
 }
@@ -414,7 +431,7 @@ public struct KioskState: Sendable, Equatable {
         case let .stop(stop):
             if let resolved = stop.stop { return [.loadStop(.resolved(resolved))] }
             return []
-        case .entry, .plan, .diagram: return []
+        case .entry, .plan, .diagram, .routeList: return []
         }
     }
 
@@ -463,19 +480,29 @@ public struct KioskState: Sendable, Equatable {
             case .function(3):
                 guard let board = stop.board, !board.view.routes.isEmpty else { return [] }
                 return showDiagram(KioskDiagramScreen(from: board, routeIndex: 0))
+            case .function(4):
+                guard let board = stop.board, !board.view.routes.isEmpty else { return [] }
+                screen = .routeList(KioskRouteListScreen(from: board))
+                return []
             default:
                 return startEntry(with: key, from: stop.board, returnsToStop: true)
             }
         case let .diagram(diagram):
             switch key {
             case .escape:
+                if diagram.fromRouteList {
+                    screen = .routeList(KioskRouteListScreen(from: diagram.from, selected: diagram.routeIndex))
+                    return []
+                }
                 screen = .stop(KioskStopScreen(stop: diagram.from.stop, board: diagram.from))
                 return [.loadStop(.resolved(diagram.from.stop))]
             case .function(3), .right, .left:
                 let count = diagram.from.view.routes.count
                 let step = key == .left ? count - 1 : 1
                 return showDiagram(
-                    KioskDiagramScreen(from: diagram.from, routeIndex: (diagram.routeIndex + step) % count))
+                    KioskDiagramScreen(
+                        from: diagram.from, routeIndex: (diagram.routeIndex + step) % count,
+                        fromRouteList: diagram.fromRouteList))
             case .up, .pageUp, .down, .pageDown, .home:
                 var d = diagram
                 switch key {
@@ -489,6 +516,30 @@ public struct KioskState: Sendable, Equatable {
                 return []
             default:
                 return startEntry(with: key, from: diagram.from, returnsToStop: true)
+            }
+        case let .routeList(list):
+            let count = list.from.view.routes.count
+            switch key {
+            case .escape:
+                screen = .stop(KioskStopScreen(stop: list.from.stop, board: list.from))
+                return [.loadStop(.resolved(list.from.stop))]
+            case .up, .down, .pageUp, .pageDown, .home:
+                var l = list
+                switch key {
+                case .up: l.selected = max(0, l.selected - 1)
+                case .down: l.selected = min(count - 1, l.selected + 1)
+                case .pageUp: l.selected = max(0, l.selected - 10)
+                case .pageDown: l.selected = min(count - 1, l.selected + 10)
+                default: l.selected = 0
+                }
+                screen = .routeList(l)
+                return []
+            case .enter, .right:
+                guard count > 0 else { return [] }
+                return showDiagram(
+                    KioskDiagramScreen(from: list.from, routeIndex: min(list.selected, count - 1), fromRouteList: true))
+            default:
+                return startEntry(with: key, from: list.from, returnsToStop: true)
             }
         case let .entry(entry):
             return handleEntryKey(key, entry)

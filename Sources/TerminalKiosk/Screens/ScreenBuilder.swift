@@ -88,7 +88,7 @@ public enum KioskScreenBuilder {
 
         // Footer: the keys that work on this screen.
         var bottom = height - 1
-        drawFooter(&canvas, row: bottom, keys: footerKeys(state), lang: lang)
+        drawFooter(&canvas, row: bottom, keys: footerKeys(state), extra: browseKeys(state), lang: lang)
         bottom -= 1
         switch state.camera {
         case .unavailable:
@@ -123,6 +123,7 @@ public enum KioskScreenBuilder {
         case let .entry(entry): drawEntry(&canvas, state: state, entry: entry, rows: body)
         case let .plan(plan): drawPlan(&canvas, state: state, plan: plan, rows: body, zone: zone)
         case let .diagram(diagram): drawDiagram(&canvas, state: state, screen: diagram, rows: body)
+        case let .routeList(list): drawRouteList(&canvas, state: state, screen: list, rows: body)
         }
         if let notice = state.notice { drawNotice(&canvas, notice: notice, lang: lang, rows: body) }
         return canvas

@@ -41,6 +41,8 @@ extension KioskScreenBuilder {
             return Message.journeyHeading(from: clean(plan.from.view.stop.name), to: to).text(lang)
         case let .diagram(diagram):
             return stopLabel(diagram.from.view.stop)
+        case let .routeList(list):
+            return stopLabel(list.from.view.stop)
         }
     }
 
@@ -51,15 +53,18 @@ extension KioskScreenBuilder {
             return stop.board.map { !$0.view.routes.isEmpty } == true
                 ? [.keyHome, .keyScroll, .keyRouteDiagram] : [.keyHome, .keyScroll]
         case .diagram: return [.keyNextRoute, .keyScroll, .keyBack]
+        case .routeList: return [.keyPick, .keyBack]
         case .entry: return [.keyPick, .keyPlan, .keyBack]
         case .plan: return [.keyScroll, .keyBack, .keyNewDestination]
         }
     }
 
-    static func drawFooter(_ canvas: inout ScreenCanvas, row: Int, keys: [Message], lang: Language) {
+    static func drawFooter(
+        _ canvas: inout ScreenCanvas, row: Int, keys: [Message], extra: [String] = [], lang: Language
+    ) {
         canvas.fill(row: row, style: footerStyle)
         var x = 1
-        let all = [Message.keyLanguage] + keys
+        let all = ([Message.keyLanguage] + keys).map { $0.text(lang) } + extra
         for (i, key) in all.enumerated() {
             if i > 0 { x += canvas.put("  ·  ", row: row, column: x, style: footerStyle) }
             x += canvas.put(key.text(lang), row: row, column: x, style: footerKeyStyle)
