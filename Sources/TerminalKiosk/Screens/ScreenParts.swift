@@ -67,7 +67,7 @@ extension KioskScreenBuilder {
         let all = ([Message.keyLanguage] + keys).map { $0.text(lang) } + extra
         for (i, key) in all.enumerated() {
             if i > 0 { x += canvas.put("  ·  ", row: row, column: x, style: footerStyle) }
-            x += canvas.put(key.text(lang), row: row, column: x, style: footerKeyStyle)
+            x += canvas.put(key, row: row, column: x, style: footerKeyStyle)
         }
     }
 
