@@ -43,7 +43,7 @@ extension RouteDatabase {
             sql: """
                 SELECT t.trip_idx, COALESCE(t.direction_id, -1), COALESCE(t.trip_headsign, ''), t.shape_id, st.stop_idx
                 FROM trips t JOIN stop_times st ON st.trip_idx = t.trip_idx
-                WHERE t.route_idx = ? ORDER BY t.trip_idx, st.stop_sequence
+                WHERE t.route_idx = ? ORDER BY t.direction_id, t.trip_idx, st.stop_sequence
                 """, arguments: [routeIndex])
         while let row = try rows.next() {
             let trip: Int = row[0]

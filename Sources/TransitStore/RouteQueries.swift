@@ -211,7 +211,7 @@ extension RouteDatabase {
                     SELECT t.trip_idx, COALESCE(t.direction_id, -1), t.service_idx, COALESCE(t.trip_headsign, ''),
                            st.stop_idx, st.departure_time
                     FROM trips t JOIN stop_times st ON st.trip_idx = t.trip_idx
-                    WHERE t.route_idx = ? ORDER BY t.trip_idx, st.stop_sequence
+                    WHERE t.route_idx = ? ORDER BY t.direction_id, t.trip_idx, st.stop_sequence
                     """, arguments: [routeIndex])
             while let row = try rows.next() {
                 let tripIndex: Int = row[0]
@@ -239,7 +239,8 @@ extension RouteDatabase {
             func stop(_ index: Int) throws -> StopInfo {
                 if let known = stopCache[index] { return known }
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
+                    db.cachedStatement(sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?"),
+                    arguments: [index])
                 let info =
                     row.map(RouteDatabase.stopInfo)
                     ?? StopInfo(

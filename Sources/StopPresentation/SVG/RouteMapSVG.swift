@@ -91,8 +91,9 @@ public enum RouteMapSVG {
     }
 
     /// Stop names placed greedily in `labelOrder`: each tries eight spots around its dot and takes the first whose
-    /// box stays on the map and overlaps no other label and no other stop's dot; a stop with no free spot is left
-    /// unnamed on the map (every stop is in the text list).
+    /// box stays on the map and overlaps no other label and no other stop's dot; a stop with no free spot, or whose
+    /// name is already drawn within 120 px (the other direction's stop across the street), is left unnamed on the
+    /// map (every stop is in the text list).
     public static func labels(
         _ map: RouteMap, projection: MapProjection, height: Double
     ) -> [(stop: Int, label: Label)] {
@@ -104,9 +105,13 @@ public enum RouteMapSVG {
         var grid: [Int: [Int]] = [:]
         func cellKey(_ x: Double, _ y: Double) -> Int { Int((y / cell).rounded(.down)) * 10_000 + Int((x / cell).rounded(.down)) }
         for (i, p) in points.enumerated() { grid[cellKey(p.x, p.y), default: []].append(i) }
+        // A name already drawn near by (the other direction's platform, a station's platforms) is not drawn again.
+        var namedAt: [String: [(x: Double, y: Double)]] = [:]
         for i in labelOrder(map) {
             let p = points[i]
-            var text = map.stops[i].stop.name
+            let name = map.stops[i].stop.name
+            if namedAt[name, default: []].contains(where: { hypot($0.x - p.x, $0.y - p.y) < 120 }) { continue }
+            var text = name
             if text.count > maxLabelCharacters { text = String(text.prefix(maxLabelCharacters - 1)) + "…" }
             let w = Double(text.count) * characterWidth, h = labelSize * 1.25
             let gap = 8.0
@@ -140,6 +145,7 @@ public enum RouteMapSVG {
                 }
                 if hitsDot { continue }
                 placed.append((i, label))
+                namedAt[name, default: []].append(p)
                 break
             }
         }
