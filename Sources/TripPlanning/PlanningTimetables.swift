@@ -13,8 +13,8 @@ import TransitStore
 /// A query on a day the image does not cover, or without a usable image (missing, stale, damaged: logged, never
 /// used), is answered from a network compiled in memory from the database, once per day and rules, and kept for
 /// the next queries. Where `slidesImage` is set (the server and the kiosk, which run for days), the image is
-/// rewritten for the days ahead instead: in the background on the last day it covers, or at once when a query
-/// falls past it — one compilation for every query waiting on it.
+/// rewritten for the days ahead instead when the clock's day (`setClock`) reaches its last day (in the background)
+/// or passes it (at once, one compilation for every query waiting on it); queries on other days never rewrite it.
 public final class PlanningTimetables: Sendable {
     /// The process's networks.
     public static let shared = PlanningTimetables()
@@ -22,6 +22,7 @@ public final class PlanningTimetables: Sendable {
     private let logger: Logger
     private let entries = Mutex<[Entry]>([])
     private let sliding = Atomic<Bool>(false)
+    private let clock = Mutex<@Sendable () -> Date>({ Date() })
     /// Query days a rewritten image covers.
     let imageDays: Int
 
@@ -36,6 +37,12 @@ public final class PlanningTimetables: Sendable {
     public var slidesImage: Bool {
         get { sliding.load(ordering: .relaxed) }
         set { sliding.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The clock whose day the image slides with (`kiosk serve --at` moves it). Only a query on that day rewrites
+    /// the image: a query for any other day (an API client's `at`) is compiled in memory, never written.
+    public func setClock(_ now: @escaping @Sendable () -> Date) {
+        clock.withLock { $0 = now }
     }
 
     /// One database's networks. Its lock is held while one is opened or compiled, so concurrent plans wait for
@@ -69,15 +76,17 @@ public final class PlanningTimetables: Sendable {
     public func network(for database: RouteDatabase, at: Date, rules: PlanningRules) throws -> PlanningNetwork {
         let day = ServiceDate.containing(at, in: database.timeZone)
         let entry = entry(for: database)
+        let now = clock.withLock { $0 }
+        let slides = slidesImage && day == ServiceDate.containing(now(), in: database.timeZone)
         entry.lock.lock()
         defer { entry.lock.unlock() }
         if !entry.imageChecked { openImage(entry, database) }
-        if slidesImage, let image = entry.image, image.covers(day), day.dayNumber == image.queryDays.upperBound,
+        if slides, let image = entry.image, image.covers(day), day.dayNumber == image.queryDays.upperBound,
             image.queryDays.lowerBound < day.dayNumber, !entry.rewriting
         {
             rewriteInBackground(entry, database, from: day)
         }
-        if entry.image.map({ !$0.covers(day) }) ?? true, slidesImage {
+        if entry.image.map({ !$0.covers(day) }) ?? true, slides {
             rewrite(entry, database, from: day)
         }
         if let image = entry.image, image.covers(day) {

@@ -140,6 +140,7 @@ enum ServeRunner {
             let clock: @Sendable () -> Date = { Date().addingTimeInterval(clockOffset) }
             // The planning timetable image, mapped before the first plan; rewritten for the days ahead as they come.
             PlanningTimetables.shared.slidesImage = true
+            PlanningTimetables.shared.setClock(clock)
             PlanningTimetables.shared.prepare(databases.current(), at: clock())
             // Live data: polled off the request path against the database in service at start (a later import is
             // matched from the next restart; the timetable itself switches at once).

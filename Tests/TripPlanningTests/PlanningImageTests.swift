@@ -186,6 +186,11 @@ import TripPlanning
         let db = try RouteDatabase(path: path)
         let timetables = PlanningTimetables()
         timetables.slidesImage = true
+        timetables.setClock { Self.instant("2026-12-01T07:00") }
+        // A query on another day than the clock's (an API client's at=) is compiled in memory, not written.
+        let other = try timetables.network(for: db, at: Self.instant("2026-12-09T08:00"), rules: PlanningRules())
+        #expect(other.imagePath == nil && !other.covers(ServiceDate(yyyymmdd: 20261201)!))
+        #expect(try PlanningImage.load(path + ".timetable", for: db).covers(ServiceDate(yyyymmdd: 20261125)!))
         let network = try timetables.network(for: db, at: Self.instant("2026-12-01T08:00"), rules: PlanningRules())
         #expect(network.covers(ServiceDate(yyyymmdd: 20261201)!) && network.covers(ServiceDate(yyyymmdd: 20261204)!))
         let written = try PlanningImage.load(path + ".timetable", for: db)
