@@ -1017,7 +1017,6 @@ struct ImportSession {
         }
     }
 
-    // MARK: - Finishing
     /// A row naming a `column` value that `target` lacks: refused, or with --lenient dropped and listed.
     mutating func dropUnknownReference(
         _ row: GTFSRow, file: String, column: String, value: String, target: String
@@ -1030,6 +1029,7 @@ struct ImportSession {
             at: "\(row.location) '\(ImportError.quoted(value))'")
     }
 
+    // MARK: - Finishing
 
     /// Builds the indexes, writes the metadata, checks the file and closes it, ready to be renamed into place.
     mutating func finish() throws -> ImportSummary {
