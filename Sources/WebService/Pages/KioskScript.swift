@@ -10,7 +10,8 @@
 /// (`/api/v1/stops/{id}/speech`), pressed again it starts over (repeat), any other key or a touch elsewhere
 /// interrupts; the "more" key says the full form; two keys and two buttons set the volume; with `auto_speak` a scan
 /// is said as soon as its board shows, except in quiet hours, when the volume is also capped. The body's
-/// `data-speaking` names the stop being said (tests read it).
+/// `data-speaking` names the stop being said, `data-speech-end` how the last speech ended ("finished" or
+/// "interrupted"; tests read both).
 enum KioskScript {
     static let javascript = #"""
         "use strict";
@@ -77,7 +78,7 @@ enum KioskScript {
           }
 
           function stopSpeaking() {
-            if (audio) { audio.pause(); audio = null; }
+            if (audio) { audio.pause(); audio = null; body.dataset.speechEnd = "interrupted"; }
             body.dataset.speaking = "";
           }
 
@@ -90,8 +91,12 @@ enum KioskScript {
             audio = playing;
             playing.volume = audibleVolume();
             body.dataset.speaking = stop;
+            body.dataset.speechEnd = "";
             function done() { if (audio === playing) { audio = null; body.dataset.speaking = ""; } }
-            playing.addEventListener("ended", done);
+            playing.addEventListener("ended", function () {
+              if (audio === playing) { body.dataset.speechEnd = "finished"; }
+              done();
+            });
             playing.addEventListener("error", done);
             playing.play().catch(function (error) {
               // An interruption (pause before playback began) is not a failure.

@@ -159,7 +159,9 @@ def kiosk(base, out):
         driver.find_element(By.ID, "speak").click()
         if wait_for(driver, lambda d: speaking() != "", 10, "kiosk: the speak button did not say the board"):
             ActionChains(driver).send_keys("x").perform()
-            check(speaking() == "", "kiosk: another key did not interrupt the speech")
+            ended = body().get_attribute("data-speech-end")
+            check(speaking() == "" and ended == "interrupted",
+                  f"kiosk: another key did not interrupt the speech (it ended: {ended!r})")
             ActionChains(driver).send_keys(Keys.F5).perform()
             wait_for(driver, lambda d: speaking() != "", 10, "kiosk: the speak key (F5) did not say the board")
             wait_for(driver, lambda d: speaking() == "", 90, "kiosk: the speech did not play to its end")
