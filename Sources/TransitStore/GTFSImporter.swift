@@ -1103,10 +1103,10 @@ struct ImportSession {
         try queue.inDatabase { db in
             let started = DispatchTime.now().uptimeNanoseconds
             defer { logger.debug("integrity check: \(ImportSession.elapsed(since: started))") }
-            let problems = try GTFSImporter.integrityProblems(db)
-            guard problems.isEmpty else {
+            let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            guard check == ["ok"] else {
                 throw ImportError.database(
-                    path: stagingPath, reason: "integrity check failed: \(problems.prefix(3).joined(separator: "; "))")
+                    path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
             }
             let stored = try Int.fetchOne(db, sql: "SELECT SUM(row_count) FROM table_counts") ?? -1
             guard stored == counts.reduce(0, { $0 + $1.1 }) else {
@@ -1124,47 +1124,6 @@ struct ImportSession {
 }
 
 extension GTFSImporter {
-    /// `PRAGMA integrity_check`'s findings on a finished import (empty when it is whole), found in 0.7 of its time.
-    ///
-    /// integrity_check reads every page and record, then looks every row of every table up in each of its indexes:
-    /// 1.3 M random seeks for the stop-time index alone, 0.9 s on 1.3 M stop times, a quarter of the whole import.
-    /// Here every table but `stop_times` gets integrity_check itself, and `stop_times` gets quick_check (its pages and
-    /// records, in order) and the same comparison of index against table done as two sequential scans: the count
-    /// and a sum of a hash of (stop_idx, departure_time, trip_idx, stop_sequence) — every column of the index entry —
-    /// over the table and over the index agree exactly when the two hold the same entries (up to a 1-in-10^9
-    /// collision of damage that happens to cancel out).
-    static func integrityProblems(_ db: Database) throws -> [String] {
-        func problems(_ pragma: String) throws -> [String] {
-            let answer = try String.fetchAll(db, sql: pragma)
-            return answer == ["ok"] ? [] : ["\(pragma): \(answer.prefix(3).joined(separator: "; "))"]
-        }
-        var found: [String] = []
-        // The import's own tables (the schema is the one it just created).
-        let tables = try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        for table in tables where table != "stop_times" {
-            found += try problems("PRAGMA integrity_check(\(table.quotedDatabaseIdentifier))")
-        }
-        found += try problems("PRAGMA quick_check(stop_times)")
-        guard found.isEmpty else { return found }
-        let entryHash = """
-            COUNT(*), SUM(((stop_idx * 2654435761 + IFNULL(departure_time, -7)) % 2999999929)
-                * ((trip_idx * 40503 + stop_sequence) % 2999999917) % 1000000007)
-            """
-        // `+ 0 * MAX(pickup_type)` names a column the index lacks, so this scan reads the table itself.
-        let table = try Row.fetchOne(db, sql: "SELECT \(entryHash) + 0 * MAX(pickup_type) FROM stop_times")
-        let index = try Row.fetchOne(
-            db, sql: "SELECT \(entryHash) FROM stop_times INDEXED BY stop_times_by_stop_time")
-        let tableEntries: [Int?] = [table?[0], table?[1]]
-        let indexEntries: [Int?] = [index?[0], index?[1]]
-        if tableEntries != indexEntries {
-            found.append(
-                "index stop_times_by_stop_time does not hold the rows of stop_times (count and hash \(indexEntries) "
-                    + "against the table's \(tableEntries))")
-        }
-        return found
-    }
-
     static func skippedFiles(in source: FeedSource) -> [String] {
         source.fileNames.filter { !importedFiles.contains($0) }.sorted()
     }
