@@ -51,6 +51,7 @@ import ZIPFoundation
         _ feed: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let (db, bytes) = try existingDatabase()
+        let image = try Data(contentsOf: URL(fileURLWithPath: db + ".timetable"))
         let result = try Programs.runKiosk(["import", feed, "--db", db])
         #expect(result.status == 2, "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(message), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -58,8 +59,12 @@ import ZIPFoundation
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: db)) == bytes, "the previous database changed",
             sourceLocation: sourceLocation)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: db + ".timetable")) == image, "the previous timetable changed",
+            sourceLocation: sourceLocation)
+        // The database and the planning timetable compiled beside it (issue 23), and nothing else.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: (db as NSString).deletingLastPathComponent)
-        #expect(leftovers == ["routes.sqlite"], sourceLocation: sourceLocation)
+        #expect(leftovers.sorted() == ["routes.sqlite", "routes.sqlite.timetable"], sourceLocation: sourceLocation)
     }
 
     /// Writes a zip of `entries` (path → contents), stored or deflated.
