@@ -50,7 +50,18 @@ extension RouteDatabase {
                 overlay: overlay?.overlay
             ).filter { $0.rides > 0 }.sorted { ($0.departure, -$0.transfers) > ($1.departure, -$1.transfers) }
         } else {
-            journeys = planner.plan(query, overlay: overlay?.overlay).filter { $0.rides > 0 }
+            // A timetable image holds several days' trips; rides start on the query's service day or the next, as
+            // in a timetable compiled for that day (else a Saturday-only route shows up as Wednesday's direct option).
+            let lastDay = ServiceDate.containing(at, in: timeZone).dayNumber + 1
+            func withinNextDay(_ journey: Journey) -> Bool {
+                journey.legs.allSatisfy { leg in
+                    guard case let .ride(ride) = leg, overlay?.addedTrips[ride.tripRef] == nil,
+                        ride.tripRef < network.tripInstances.count
+                    else { return true }
+                    return Int(network.tripInstances[ride.tripRef].day) <= lastDay
+                }
+            }
+            journeys = planner.plan(query, overlay: overlay?.overlay).filter { $0.rides > 0 && withinNextDay($0) }
                 .sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
         }
         let options = try journeys.prefix(limit).map { try option($0, network: network, overlay: overlay) }

@@ -85,6 +85,50 @@ import TripPlanning
         }
     }
 
+    /// The sample feed plus a Saturday-only route between two stops of its own, far from the others.
+    static func saturdayRouteFeed() throws -> URL {
+        let folder = TemporaryFolder.make("saturday-feed")
+        let additions = [
+            "stops.txt": "SAT1,9901,Sábado Uno,,-0.600000,-78.200000,0,,,\nSAT2,9902,Sábado Dos,,-0.620000,-78.200000,0,,,\n",
+            "routes.txt": "SAT-R,MQ,S1,Solo sábados,,3,000000,FFFFFF,99\n",
+            "calendar.txt": "SATONLY,0,0,0,0,0,1,0,20260101,20271231\n",
+            "trips.txt": "SAT-R,SATONLY,SAT-T1,Sábado Dos,,0,\n",
+            "stop_times.txt": "SAT-T1,08:00:00,08:00:00,SAT1,1,,,1\nSAT-T1,08:20:00,08:20:00,SAT2,2,,,1\n",
+        ]
+        for file in try FileManager.default.contentsOfDirectory(atPath: Repository.sampleNetwork.path)
+        where file.hasSuffix(".txt") {
+            var text = try String(contentsOf: Repository.sampleNetwork.appendingPathComponent(file), encoding: .utf8)
+            if let extra = additions[file] {
+                if !text.hasSuffix("\n") { text += "\n" }
+                text += extra
+            }
+            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    /// The image holds four days' trips, but a plan rides only trips of its own service day and the next, as a
+    /// timetable compiled for that day does: on Wednesday the Saturday-only route is no direct option (it was,
+    /// leaving three days later, before plans were limited so); on Friday evening Saturday's trip is one.
+    @Test func plansRideOnlyTheQueryDayAndTheNext() throws {
+        let path = try Self.importSample(into: TemporaryFolder.make("saturday"), feed: try Self.saturdayRouteFeed())
+        let db = try RouteDatabase(path: path)
+        let timetables = PlanningTimetables()
+        let origin = try db.resolveEndpoint("9901"), destination = try db.resolveEndpoint("9902")
+        for (at, expected) in [("2026-11-25T08:00", nil), ("2026-11-27T20:00", "2026-11-28"), ("2026-11-28T07:00", "2026-11-28")] {
+            let instant = Self.instant(at)
+            let day = ServiceDate.containing(instant, in: db.timeZone)
+            let shared = try timetables.network(for: db, at: instant, rules: PlanningRules())
+            #expect(shared.imagePath != nil, "\(at) not planned from the image")
+            let fromImage = try db.plan(from: origin, to: destination, at: instant, maxTransfers: 0, network: shared)
+            let fromDatabase = try db.plan(
+                from: origin, to: destination, at: instant, maxTransfers: 0,
+                network: try db.planningNetwork(queryDays: day...day))
+            #expect(fromImage == fromDatabase, "at \(at)")
+            #expect(fromImage.options.first?.legs.first?.serviceDate == expected, "at \(at): \(fromImage.options)")
+        }
+    }
+
     /// A day the image does not cover is compiled in memory (once), not refused.
     @Test func dayOutsideTheImageIsCompiledInMemory() throws {
         let db = try RouteDatabase(path: try Self.sample.get())
