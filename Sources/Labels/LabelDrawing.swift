@@ -16,34 +16,7 @@ extension Canvas {
         for run in label.texts {
             text(run.text, x: run.x, baseline: run.baseline, font: run.font, size: run.size, color: run.color)
         }
-        // The QR symbol: the outline of its dark modules, one path filled once, drawn in module units into a
-        // recording surface that is then painted scaled. PDF and SVG keep it as a vector form whose corners
-        // are small integers ("12 34 l", not "175.383 61.625 l"): a third smaller, and faster to write,
-        // than the same path in page coordinates. Raster targets replay it at full resolution.
-        let module = label.module
-        let originX = label.geometry.qrBox.x + Double(QRMatrix.quietZone) * module
-        let originY = label.geometry.qrBox.y + Double(QRMatrix.quietZone) * module
-        let n = Double(label.prepared.qr.size)
-        var extents = cairo_rectangle_t(x: 0, y: 0, width: n, height: n)
-        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
-        let rc = cairo_create(recording)!
-        for loop in label.qrOutline {
-            guard let first = loop.first else { continue }
-            cairo_move_to(rc, Double(first.x), Double(first.y))
-            for point in loop.dropFirst() { cairo_line_to(rc, Double(point.x), Double(point.y)) }
-            cairo_close_path(rc)
-        }
-        cairo_set_source_rgb(rc, 0, 0, 0)
-        cairo_fill(rc)
-        cairo_destroy(rc)
-        save()
-        translate(originX, originY)
-        cairo_scale(context, module, module)
-        cairo_set_source_surface(context, recording, 0, 0)
-        cairo_rectangle(context, 0, 0, n, n)
-        cairo_fill(context)
-        restore()
-        cairo_surface_destroy(recording)
+        drawQR(outline: label.qrOutline, size: label.prepared.qr.size, at: label.geometry.qrBox, module: label.module)
         if let barcode = label.prepared.barcode, let box = label.barcodeBox {
             let start = box.x + Double(Code128.quietZone) * label.barModule
             cairo_new_path(context)
@@ -82,5 +55,37 @@ extension Canvas {
             cairo_move_to(context, right + gap, y); cairo_line_to(context, right + gap + length, y)
         }
         stroke(.black, width: 0.3)
+    }
+}
+
+extension Canvas {
+    /// Draws a QR symbol in `box` (its quiet zone included): the outline of its dark modules, one path filled once,
+    /// drawn in module units into a recording surface that is then painted scaled. PDF and SVG keep it as a vector
+    /// form whose corners are small integers ("12 34 l", not "175.383 61.625 l"): a third smaller, and faster to
+    /// write, than the same path in page coordinates. Raster targets replay it at full resolution.
+    func drawQR(outline: [[(x: Int, y: Int)]], size: Int, at box: Rect, module: Double) {
+        let originX = box.x + Double(QRMatrix.quietZone) * module
+        let originY = box.y + Double(QRMatrix.quietZone) * module
+        let n = Double(size)
+        var extents = cairo_rectangle_t(x: 0, y: 0, width: n, height: n)
+        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
+        let rc = cairo_create(recording)!
+        for loop in outline {
+            guard let first = loop.first else { continue }
+            cairo_move_to(rc, Double(first.x), Double(first.y))
+            for point in loop.dropFirst() { cairo_line_to(rc, Double(point.x), Double(point.y)) }
+            cairo_close_path(rc)
+        }
+        cairo_set_source_rgb(rc, 0, 0, 0)
+        cairo_fill(rc)
+        cairo_destroy(rc)
+        save()
+        translate(originX, originY)
+        cairo_scale(context, module, module)
+        cairo_set_source_surface(context, recording, 0, 0)
+        cairo_rectangle(context, 0, 0, n, n)
+        cairo_fill(context)
+        restore()
+        cairo_surface_destroy(recording)
     }
 }

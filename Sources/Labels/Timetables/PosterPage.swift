@@ -72,35 +72,8 @@ extension Canvas {
             self.text(text.text, x: text.x, baseline: text.baseline, font: text.font, size: text.size, color: text.color)
         }
         for code in page.codes {
-            drawQR(code.matrix, at: code.box, module: code.module)
+            drawQR(outline: code.matrix.outline, size: code.matrix.size, at: code.box, module: code.module)
         }
-    }
-
-    /// A QR symbol: its dark modules' outline as one path in module units, painted scaled (as labels draw it).
-    func drawQR(_ matrix: QRMatrix, at box: Rect, module: Double) {
-        let originX = box.x + Double(QRMatrix.quietZone) * module
-        let originY = box.y + Double(QRMatrix.quietZone) * module
-        let n = Double(matrix.size)
-        var extents = cairo_rectangle_t(x: 0, y: 0, width: n, height: n)
-        let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)!
-        let rc = cairo_create(recording)!
-        for loop in matrix.outline {
-            guard let first = loop.first else { continue }
-            cairo_move_to(rc, Double(first.x), Double(first.y))
-            for point in loop.dropFirst() { cairo_line_to(rc, Double(point.x), Double(point.y)) }
-            cairo_close_path(rc)
-        }
-        cairo_set_source_rgb(rc, 0, 0, 0)
-        cairo_fill(rc)
-        cairo_destroy(rc)
-        save()
-        translate(originX, originY)
-        cairo_scale(context, module, module)
-        cairo_set_source_surface(context, recording, 0, 0)
-        cairo_rectangle(context, 0, 0, n, n)
-        cairo_fill(context)
-        restore()
-        cairo_surface_destroy(recording)
     }
 }
 
