@@ -6,9 +6,9 @@ import Testing
 /// (`LiveRouteDatabase`: `PRAGMA quick_check` and the import's marks, off the kiosk's loop): a corrupted copy
 /// moved over its database is refused, logged, and the previous timetable stays on the screen.
 @Suite struct KioskDatabaseCheckTests {
-    @Test func aCorruptedReplacementIsRefusedWhileRunning() throws {
-        let directory = TemporaryFolder.make("kiosk-corrupt").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    /// A folder with the sample network imported and a kiosk config whose home stop is El Ejido.
+    static func kioskWithSampleDatabase(_ name: String) throws -> (directory: String, database: String, config: String) {
+        let directory = TemporaryFolder.make(name).path
         let database = directory + "/routes.sqlite"
         #expect(try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", database]).status == 0)
         let config = directory + "/kiosk.toml"
@@ -17,6 +17,12 @@ import Testing
         [database]
         path = "\(database)"
         """.write(toFile: config, atomically: true, encoding: .utf8)
+        return (directory, database, config)
+    }
+
+    @Test func aCorruptedReplacementIsRefusedWhileRunning() throws {
+        let (directory, database, config) = try Self.kioskWithSampleDatabase("kiosk-corrupt")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let log = directory + "/kiosk.log"
         let kiosk = try Programs.startKiosk(
             ["run", "--config", config, "--no-camera", "--log", log], mergeOutput: false)
@@ -45,16 +51,8 @@ import Testing
     /// `kiosk doctor` runs the same check: a database that opens but no longer reads whole is a problem to fix,
     /// named with SQLite's complaint, not "service dates cover today".
     @Test func doctorRefusesADamagedDatabase() throws {
-        let directory = TemporaryFolder.make("doctor-corrupt").path
+        let (directory, database, config) = try Self.kioskWithSampleDatabase("doctor-corrupt")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = directory + "/routes.sqlite"
-        #expect(try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", database]).status == 0)
-        let config = directory + "/kiosk.toml"
-        try """
-        home_stop = "1091"
-        [database]
-        path = "\(database)"
-        """.write(toFile: config, atomically: true, encoding: .utf8)
         func doctorDatabaseLines() throws -> String {
             let result = try Programs.runKiosk(["doctor", "--config", config, "--camera-timeout", "1"])
             return result.stdout.split(separator: "\n").filter { $0.contains("database") || $0.contains("fix:") }
