@@ -54,6 +54,25 @@ struct PosterPage {
     var regions: [Region] = []
 }
 
+extension PosterPage {
+    /// Adds `string`, cut to fit `boxWidth`, on the line whose top is `top`, placed by `align` (0 left, 0.5 centred,
+    /// 1 right) by its ink; its box is what the checker keeps it inside. Returns the line's height.
+    mutating func addText(
+        _ string: String, _ font: LabelFont, _ size: Double, x: Double, top: Double, width boxWidth: Double,
+        color: RGBColor = .black, align: Double = 0, measurer: InkMeasurer
+    ) -> Double {
+        let line = PosterType.line(top: top, size: size)
+        let shown = measurer.fit(string, font, size, width: boxWidth)
+        let advance = measurer.width(shown, font, size) + measurer.overhang(shown, font, size)
+        texts.append(
+            Text(
+                text: shown, font: font, size: size, color: color,
+                x: x + measurer.overhang(shown, font, size) + (boxWidth - advance) * align,
+                baseline: line.baseline, box: Rect(x: x - 1, y: top, width: boxWidth + 2, height: line.height)))
+        return line.height
+    }
+}
+
 extension Canvas {
     /// Draws a poster page (or the part of it the surface covers).
     func draw(_ page: PosterPage, only region: Rect? = nil) {

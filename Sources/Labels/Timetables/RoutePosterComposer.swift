@@ -74,15 +74,9 @@ struct RoutePosterComposer {
                     _ string: String, _ font: LabelFont, _ size: Double, x: Double, top: Double, width boxWidth: Double,
                     color: RGBColor = .black, align: Double = 0
                 ) -> Double {
-                    let line = PosterType.line(top: top, size: size)
-                    let shown = measurer.fit(string, font, size, width: boxWidth)
-                    let advance = measurer.width(shown, font, size) + measurer.overhang(shown, font, size)
-                    page.texts.append(
-                        PosterPage.Text(
-                            text: shown, font: font, size: size, color: color,
-                    x: x + measurer.overhang(shown, font, size) + (boxWidth - advance) * align,
-                            baseline: line.baseline, box: Rect(x: x - 1, y: top, width: boxWidth + 2, height: line.height)))
-                    return line.height
+                    page.addText(
+                        string, font, size, x: x, top: top, width: boxWidth, color: color, align: align,
+                        measurer: measurer)
                 }
                 var y = margin
                 // Header: badge and name, direction and date, operator.
