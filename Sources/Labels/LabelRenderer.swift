@@ -290,7 +290,6 @@ final class DocumentWriter {
         let pages = (labels.count + layout.labelsPerPage - 1) / layout.labelsPerPage
         let files = options.format == .pdf ? [output] : AtomicOutput.pageFiles(output, pages: pages)
         let pageWidth = mm(layout.pageWidth), pageHeight = mm(layout.pageHeight)
-        var pending: [AtomicFileWriter] = []
 
         func drawPage(_ canvas: Canvas, _ page: Int) {
             let first = page * layout.labelsPerPage
@@ -311,82 +310,13 @@ final class DocumentWriter {
             }
         }
 
-        switch options.format {
-        case .pdf:
-            let file = try AtomicFileWriter.labelOutput(output)
-            pending.append(file)
-            let sink = FileSink(file: file)
-            let status: cairo_status_t = withExtendedLifetime(sink) {
-                let surface = cairo_pdf_surface_create_for_stream(
-                    FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
-                defer { cairo_surface_destroy(surface) }
-                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
-                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "StopKiosk (kiosk labels)")
-                let canvas = Canvas(surface: surface, fonts: fonts)
-                for page in 0..<pages {
-                    drawPage(canvas, page)
-                    cairo_show_page(canvas.context)
-                }
-                let drawing = canvas.status
-                cairo_surface_finish(surface)
-                return drawing != CAIRO_STATUS_SUCCESS ? drawing : cairo_surface_status(surface)
-            }
-            if let failure = sink.failure { throw .outputFailed(path: output, reason: failure) }
-            guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
-        case .svg:
-            for page in 0..<pages {
-                let file = try AtomicFileWriter.labelOutput(files[page])
-                pending.append(file)
-                let sink = FileSink(file: file)
-                let status: cairo_status_t = withExtendedLifetime(sink) {
-                    let surface = cairo_svg_surface_create_for_stream(
-                        FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), pageWidth, pageHeight)!
-                    defer { cairo_surface_destroy(surface) }
-                    cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PT)
-                    let canvas = Canvas(surface: surface, fonts: fonts)
-                    drawPage(canvas, page)
-                    cairo_show_page(canvas.context)
-                    let drawing = canvas.status
-                    cairo_surface_finish(surface)
-                    return drawing != CAIRO_STATUS_SUCCESS ? drawing : cairo_surface_status(surface)
-                }
-                if let failure = sink.failure { throw .outputFailed(path: files[page], reason: failure) }
-                guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
-            }
-        case .png:
-            let scale = Double(options.dpi) / 72
-            let width = Int((pageWidth * scale).rounded()), height = Int((pageHeight * scale).rounded())
-            guard width * height <= 120_000_000 else {
-                throw .invalidRequest(
-                    "a \(layout.name) page at \(options.dpi) dpi would be \(width) × \(height) pixels; use a lower --dpi"
-                )
-            }
-            for page in 0..<pages {
-                let file = try AtomicFileWriter.labelOutput(files[page])
-                pending.append(file)
-                let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
-                defer { cairo_surface_destroy(surface) }
-                guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-                    throw .renderingFailed(
-                        reason: "cannot make a \(width) × \(height) image: \(cairo_surface_status(surface).message)")
-                }
-                do {
-                    let canvas = Canvas(surface: surface, fonts: fonts)
-                    canvas.paint(.white)
-                    canvas.scale(scale)
-                    drawPage(canvas, page)
-                }
-                let sink = MemorySink()
-                let status = withExtendedLifetime(sink) {
-                    cairo_surface_write_to_png_stream(
-                        surface, MemorySink.callback, Unmanaged.passUnretained(sink).toOpaque())
-                }
-                guard status == CAIRO_STATUS_SUCCESS else {
-                    throw .renderingFailed(reason: "PNG encoding: \(status.message)")
-                }
-                try file.writeLabels(PNGMetadata.withResolution(sink.bytes, dpi: options.dpi))
-            }
-        }
+        let pending = try PageOutput(
+            format: options.format, dpi: options.dpi, title: options.title, creator: "StopKiosk (kiosk labels)",
+            fonts: fonts
+        ).write(
+            count: pages, to: files, size: { _ in (pageWidth, pageHeight) },
+            tooLarge: { "a \(layout.name) page at \(self.options.dpi) dpi would be \($0) × \($1) pixels; use a lower --dpi" },
+            draw: drawPage)
         var entries: [LabelRun.Entry] = []
         var warnings: [LabelRun.Warning] = []
         for (index, label) in labels.enumerated() {

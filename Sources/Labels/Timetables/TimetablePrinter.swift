@@ -153,80 +153,15 @@ public final class TimetablePrinter {
 
     /// Draws the pages into temporary files beside `output` and renames them into place.
     private func write(_ pages: [PosterPage], to output: String) throws(LabelError) -> [String] {
-        guard let first = pages.first else { throw .invalidRequest("nothing to print") }
+        guard !pages.isEmpty else { throw .invalidRequest("nothing to print") }
         let files = options.format == .pdf ? [output] : AtomicOutput.pageFiles(output, pages: pages.count)
-        var pending: [AtomicFileWriter] = []
-        switch options.format {
-        case .pdf:
-            let file = try AtomicFileWriter.labelOutput(output)
-            pending.append(file)
-            let sink = FileSink(file: file)
-            let status: cairo_status_t = withExtendedLifetime(sink) {
-                let surface = cairo_pdf_surface_create_for_stream(
-                    FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), first.width, first.height)!
-                defer { cairo_surface_destroy(surface) }
-                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, options.title)
-                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "StopKiosk (kiosk timetable)")
-                let canvas = Canvas(surface: surface, fonts: fonts)
-                for page in pages {
-                    cairo_pdf_surface_set_size(surface, page.width, page.height)
-                    canvas.draw(page)
-                    cairo_show_page(canvas.context)
-                }
-                let drawing = canvas.status
-                cairo_surface_finish(surface)
-                return drawing != CAIRO_STATUS_SUCCESS ? drawing : cairo_surface_status(surface)
-            }
-            if let failure = sink.failure { throw .outputFailed(path: output, reason: failure) }
-            guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
-        case .svg:
-            for (index, page) in pages.enumerated() {
-                let file = try AtomicFileWriter.labelOutput(files[index])
-                pending.append(file)
-                let sink = FileSink(file: file)
-                let status: cairo_status_t = withExtendedLifetime(sink) {
-                    let surface = cairo_svg_surface_create_for_stream(
-                        FileSink.callback, Unmanaged.passUnretained(sink).toOpaque(), page.width, page.height)!
-                    defer { cairo_surface_destroy(surface) }
-                    cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PT)
-                    let canvas = Canvas(surface: surface, fonts: fonts)
-                    canvas.draw(page)
-                    cairo_show_page(canvas.context)
-                    let drawing = canvas.status
-                    cairo_surface_finish(surface)
-                    return drawing != CAIRO_STATUS_SUCCESS ? drawing : cairo_surface_status(surface)
-                }
-                if let failure = sink.failure { throw .outputFailed(path: files[index], reason: failure) }
-                guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: status.message) }
-            }
-        case .png:
-            let scale = Double(options.dpi) / 72
-            for (index, page) in pages.enumerated() {
-                let width = Int((page.width * scale).rounded()), height = Int((page.height * scale).rounded())
-                guard width * height <= 120_000_000 else {
-                    throw .invalidRequest("a page at \(options.dpi) dpi would be \(width) × \(height) pixels; use a lower --dpi")
-                }
-                let file = try AtomicFileWriter.labelOutput(files[index])
-                pending.append(file)
-                let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
-                defer { cairo_surface_destroy(surface) }
-                guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-                    throw .renderingFailed(reason: "cannot make a \(width) × \(height) image")
-                }
-                do {
-                    let canvas = Canvas(surface: surface, fonts: fonts)
-                    canvas.paint(.white)
-                    canvas.scale(scale)
-                    canvas.draw(page)
-                }
-                let sink = MemorySink()
-                let status = withExtendedLifetime(sink) {
-                    cairo_surface_write_to_png_stream(surface, MemorySink.callback, Unmanaged.passUnretained(sink).toOpaque())
-                }
-                guard status == CAIRO_STATUS_SUCCESS else { throw .renderingFailed(reason: "PNG encoding: \(status.message)") }
-                try file.writeLabels(PNGMetadata.withResolution(sink.bytes, dpi: options.dpi))
-            }
-        }
+        let writer = PageOutput(
+            format: options.format, dpi: options.dpi, title: options.title, creator: "StopKiosk (kiosk timetable)",
+            fonts: fonts)
+        let pending = try writer.write(
+            count: pages.count, to: files, size: { (pages[$0].width, pages[$0].height) },
+            tooLarge: { "a page at \(self.options.dpi) dpi would be \($0) × \($1) pixels; use a lower --dpi" },
+            draw: { canvas, page in canvas.draw(pages[page]) })
         for file in pending { try file.commitLabels() }
         return files
     }
