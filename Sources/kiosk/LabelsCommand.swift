@@ -173,7 +173,7 @@ struct LabelsCommand: ParsableCommand {
             let feed = feedID ?? settings.feedID ?? routes.feedID
             guard !feed.isEmpty, !feed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
-                throw LabelsCommandError.badInput("--feed-id must be non-empty text without control characters")
+                throw CommandInputError.badInput("--feed-id must be non-empty text without control characters")
             }
 
             let records: [LabelStopRecord]
@@ -258,7 +258,7 @@ struct LabelsCommand: ParsableCommand {
             }
             return loaded.keyPair
         } catch {
-            throw LabelsCommandError.badInput("--sign-key: \(TerminalText.sanitize(error.description, maxLength: 300))")
+            throw CommandInputError.badInput("--sign-key: \(TerminalText.sanitize(error.description, maxLength: 300))")
         }
     }
 
@@ -331,8 +331,8 @@ extension QRErrorCorrection: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }
 }
 
-/// Bad input to `kiosk labels` or `kiosk keys` found after parsing.
-enum LabelsCommandError: Error, CustomStringConvertible {
+/// Bad input to a command (`kiosk labels`, `keys`, `timetable`) found after parsing: exit 2 with the message.
+enum CommandInputError: Error, CustomStringConvertible {
     case badInput(String)
     var description: String {
         switch self {
@@ -355,7 +355,7 @@ func reportingLabelErrors(_ body: () throws -> Void) throws {
     } catch let error as StopURLTemplate.TemplateError {
         printError("error: --template: \(TerminalText.sanitize(error.description, maxLength: 300))")
         throw ExitCode(ExitStatus.badInput)
-    } catch let error as LabelsCommandError {
+    } catch let error as CommandInputError {
         printError("error: \(error)")
         throw ExitCode(ExitStatus.badInput)
     } catch let error as CocoaError {

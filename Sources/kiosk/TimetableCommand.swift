@@ -204,18 +204,18 @@ struct TimetableCommand: ParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
             } catch {
-                throw TimetableCommandError.badInput(
+                throw CommandInputError.badInput(
                     "cannot create the folder \(TerminalText.sanitize(out, maxLength: 200)): \(error.localizedDescription)")
             }
         } else if !isDirectory.boolValue {
-            throw TimetableCommandError.badInput(
+            throw CommandInputError.badInput(
                 "--out \(TerminalText.sanitize(out, maxLength: 200)) is a file; --all-stops writes into a folder")
         }
         do {
             // The folder is checked once here (a file can be made in it), not before each poster.
             let probe = "\(out)/.timetable-probe-\(getpid())"
             guard FileManager.default.createFile(atPath: probe, contents: nil) else {
-                throw TimetableCommandError.badInput(
+                throw CommandInputError.badInput(
                     "cannot write into the folder \(TerminalText.sanitize(out, maxLength: 200))")
             }
             unlink(probe)
@@ -318,15 +318,6 @@ final class AllStopsOutcome: @unchecked Sendable {
 
 extension TimetableLayout: ExpressibleByArgument {}
 
-enum TimetableCommandError: Error, CustomStringConvertible {
-    case badInput(String)
-    var description: String {
-        switch self {
-        case .badInput(let message): return message
-        }
-    }
-}
-
 /// Timetable failures: bad input exits 2 naming the cause; a page failing its check exits 1. Nothing is written
 /// in either case.
 func reportingTimetableErrors(_ body: () throws -> Void) throws {
@@ -339,13 +330,10 @@ func reportingTimetableErrors(_ body: () throws -> Void) throws {
         printError("error: \(error)")
         if case .checkFailed = error { throw ExitCode(ExitStatus.failure) }
         throw ExitCode(ExitStatus.badInput)
-    } catch let error as TimetableCommandError {
-        printError("error: \(error)")
-        throw ExitCode(ExitStatus.badInput)
     } catch let error as StopURLTemplate.TemplateError {
         printError("error: --template: \(TerminalText.sanitize(error.description, maxLength: 300))")
         throw ExitCode(ExitStatus.badInput)
-    } catch let error as LabelsCommandError {
+    } catch let error as CommandInputError {
         printError("error: \(error)")
         throw ExitCode(ExitStatus.badInput)
     }

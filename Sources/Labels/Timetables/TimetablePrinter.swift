@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import SystemSupport
 import TransitModel
