@@ -170,8 +170,12 @@ extension LiveData {
     /// Takes in a feed fetched once (`kiosk lookup --realtime`, a first request before the poller has run):
     /// whatever it carries — trip updates, alerts, or both — replaces what this value held of that kind.
     /// A feed with no entities at all counts as trip updates (an empty feed says "no predictions", live).
+    /// With `addingAlerts`, alerts already held are kept and the feed's are added after them (several alerts
+    /// feeds at once: the agency's and the staff messages). A staff messages file's age is when it was read.
     @discardableResult
-    public mutating func take(_ feed: RealtimeFeed, fetchedAt: Date, database: RouteDatabase) throws -> Uses {
+    public mutating func take(
+        _ feed: RealtimeFeed, fetchedAt: Date, database: RouteDatabase, addingAlerts: Bool = false
+    ) throws -> Uses {
         var uses: Uses = []
         if feed.contents.tripUpdates > 0 || feed.contents.entities == 0 {
             let timetable = try TripUpdateMatcher.match(feed, database: database)
@@ -180,7 +184,13 @@ extension LiveData {
             uses.insert(.tripUpdates)
         }
         if feed.contents.alerts > 0 {
-            alerts = .init(value: AlertIndex(feed: feed), headerTimestamp: feed.headerTimestamp, fetchedAt: fetchedAt)
+            var index = AlertIndex(feed: feed)
+            var header = feed.freshnessTimestamp
+            if addingAlerts, let held = alerts {
+                index = AlertIndex(merging: [held.value, index])
+                header = [held.headerTimestamp, header].compactMap { $0 }.min()
+            }
+            alerts = .init(value: index, headerTimestamp: header, fetchedAt: fetchedAt)
             hasAlertsFeed = true
             uses.insert(.alerts)
         }

@@ -22,12 +22,8 @@ extension KioskDoctor {
         }
         let database = try? RouteDatabase(path: databasePath)
         var checks: [DoctorCheck] = []
-        for (kind, source) in [
-            ("trip_updates", settings.tripUpdates), ("alerts", settings.alerts),
-            ("vehicle_positions", settings.vehiclePositions),
-        ] {
-            guard let source else { continue }
-            let area = "realtime \(kind)"
+        for (kind, source) in settings.sources {
+            let area = settings.alertFeeds.count > 1 && kind == "alerts" ? "realtime alerts \(source)" : "realtime \(kind)"
             let data: Data
             do {
                 data = try fetchBlocking(source, headers: settings.headers, timeoutSeconds: timeoutSeconds)
@@ -51,12 +47,13 @@ extension KioskDoctor {
                 continue
             }
             var facts = ["\(source): \(feed.contents.entities) entities, \(feed.byteCount) bytes"]
+            if feed.isStaffMessages { facts.append("staff messages (kiosk message)") }
             var status = DoctorCheck.Status.ok
             var fix: String?
             let freshness = Freshness.evaluate(
-                headerTimestamp: feed.headerTimestamp, fetchedAt: now, now: now, pollSeconds: settings.pollSeconds,
+                headerTimestamp: feed.freshnessTimestamp, fetchedAt: now, now: now, pollSeconds: settings.pollSeconds,
                 mode: settings.mode)
-            if let header = feed.headerTimestamp {
+            if let header = feed.freshnessTimestamp {
                 facts.append("header \(Int(wholeSecondsOf: now.timeIntervalSince(header))) s old")
             }
             if !freshness.isLive {

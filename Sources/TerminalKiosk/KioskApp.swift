@@ -220,18 +220,19 @@ public final class KioskApp {
         let config = options.config
         switch effect {
         case .loadHome:
-            guard let home = config.homeStop, let database else { return [] }
-            return [
-                .homeLoaded(
-                    lookUp {
-                        try board(for: try database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home))), database)
-                    })
-            ]
+            guard let home = config.homeStop, let database else { return [.takeoverLoaded(takeover(home: nil))] }
+            let loaded = lookUp {
+                try board(for: try database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home))), database)
+            }
+            return [.homeLoaded(loaded), .takeoverLoaded(takeover(home: try? loaded.get().stop))]
         case let .loadStop(target):
             guard let database else {
                 return [.stopLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))]
             }
-            return [.stopLoaded(lookUp { try board(for: try resolve(target, database), database) })]
+            return [
+                .stopLoaded(lookUp { try board(for: try resolve(target, database), database) }),
+                .takeoverLoaded(takeover(home: state.home?.stop)),
+            ]
         case let .search(text):
             guard let database else { return [.matchesLoaded(query: text, matches: [])] }
             var matches: [StopInfo] = []
@@ -304,6 +305,16 @@ public final class KioskApp {
             settings: VoiceSettings(language: utterance.language, rate: settings.rate, volume: volume))
         currentUtterance = id
         return []
+    }
+
+    /// The severe messages for the home stop (if any) or every kiosk, in both languages, from the latest live data.
+    private func takeover(home: ResolvedStop?) -> KioskTakeover {
+        guard let live = livePolling.live else { return KioskTakeover() }
+        let stops = home.map(AlertIndex.Scope.stopIDs(of:)) ?? []
+        let at = now
+        return KioskTakeover(
+            spanish: live.screenTakeover(stops: stops, now: at, language: Language.es.rawValue),
+            english: live.screenTakeover(stops: stops, now: at, language: Language.en.rawValue))
     }
 
     private func lookUp<T>(_ body: () throws -> T) -> Result<T, KioskFailureBox> {

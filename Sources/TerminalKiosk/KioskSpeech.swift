@@ -92,7 +92,11 @@ public enum KioskSpeech {
         }
         switch state.screen {
         case .idle:
-            var parts: [String] = []
+            // A severe message that took over the screen is said first.
+            var parts = state.screenMessages.map { alert in
+                ([alert.header] + (alert.description.map { [$0] } ?? [])).map { sentence(SpeechText.clean($0)) }
+                    .joined(separator: " ")
+            }
             if let home = state.home {
                 parts.append(StopViewSpeech.text(home.view, language: language, detail: detail))
             }

@@ -252,6 +252,8 @@ public enum KioskEvent: Sendable, Equatable {
     /// The utterance the kiosk last started has ended (finished, interrupted or failed).
     case speechEnded
     case diagramLoaded(routeID: String, Result<RouteDiagram, KioskFailureBox>)
+    /// The severe messages for this kiosk's stop or every kiosk, read again with the board (see `KioskTakeover`).
+    case takeoverLoaded(KioskTakeover)
 }
 
 /// `KioskFailure` as an `Error`, so lookups can travel in a `Result`.
@@ -312,6 +314,11 @@ public struct KioskState: Sendable, Equatable {
     public var speechVolume = 100
     /// A scan asked for its stop (or plan) to be said once it arrives (`auto_speak`).
     var autoSpeakPending = false
+    /// Severe messages for this kiosk's own stop or for every kiosk: they take over the idle screen and head
+    /// every stop screen until they end.
+    public var takeover = KioskTakeover()
+    /// The takeover messages already said (`auto_speak` says each once).
+    var spokenTakeover: Set<String> = []
 
     public init(language: Language, idleTimeout: TimeInterval, hasHomeStop: Bool, now: Date) {
         self.language = language
@@ -394,6 +401,9 @@ public struct KioskState: Sendable, Equatable {
             }
             screen = .plan(planScreen)
             return autoSpeak()
+        case let .takeoverLoaded(takeover):
+            self.takeover = takeover
+            return speakTakeover()
         case let .diagramLoaded(routeID, result):
             guard case var .diagram(diagramScreen) = screen, diagramScreen.routeID == routeID else { return [] }
             switch result {

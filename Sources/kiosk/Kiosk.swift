@@ -15,7 +15,7 @@ struct Kiosk: ParsableCommand {
             ImportCommand.self, LookupCommand.self, PlanCommand.self, ScanCommand.self, LabelsCommand.self,
             KeysCommand.self, RunCommand.self, DemoCommand.self, DoctorCommand.self, RealtimeCommand.self,
             UpdateCommand.self, MapCommand.self, DiagramCommand.self, ServeCommand.self,
-            RoutesCommand.self, RouteCommand.self, TimetableCommand.self,
+            RoutesCommand.self, RouteCommand.self, TimetableCommand.self, MessageCommand.self,
         ]
     )
 

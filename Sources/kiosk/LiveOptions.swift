@@ -26,7 +26,7 @@ struct LiveOptions: ParsableArguments {
         let mode = realtimeMode ?? settings.mode
         var feeds = sources
         if feeds.isEmpty {
-            for source in [settings.tripUpdates, settings.alerts].compactMap({ $0 }) where !feeds.contains(source) {
+            for source in [settings.tripUpdates].compactMap({ $0 }) + settings.alertFeeds where !feeds.contains(source) {
                 feeds.append(source)
             }
         }
@@ -53,7 +53,7 @@ struct LiveOptions: ParsableArguments {
                     throw LookupError.invalidQuery("--realtime \(source): \(error)")
                 }
             }
-            try live.take(feed, fetchedAt: now, database: routes)
+            try live.take(feed, fetchedAt: now, database: routes, addingAlerts: true)
         }
         // A URL that failed could have been either kind: the passenger is told live data is unavailable.
         if failedURLs > 0 && live.tripUpdates == nil { live.hasTripUpdatesFeed = true }

@@ -48,10 +48,13 @@ public final class LiveFeedPolling: @unchecked Sendable {
                     self.latest = live
                     self.lastReport = report
                 }
-                for (kind, outcome) in [
-                    ("trip_updates", report.tripUpdates), ("alerts", report.alerts),
-                    ("vehicle_positions", report.vehiclePositions),
-                ] {
+                // Each alerts source reports on its own: one that fails leaves the others on the board.
+                let alerts = zip(settings.alertFeeds, report.alertSources).map { source, outcome in
+                    (settings.alertFeeds.count > 1 ? "alerts \(source)" : "alerts", outcome)
+                }
+                for (kind, outcome) in
+                    [("trip_updates", report.tripUpdates)] + alerts + [("vehicle_positions", report.vehiclePositions)]
+                {
                     if case let .failed(reason) = outcome {
                         if failing.insert(kind).inserted {
                             logger.warning("live feed failing", metadata: ["feed": "\(kind)", "error": "\(reason)"])

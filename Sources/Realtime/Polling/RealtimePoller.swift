@@ -16,7 +16,11 @@ public actor RealtimePoller {
             case notFetched
         }
         public var tripUpdates: Outcome = .notFetched
+        /// The alerts sources together: the only one's outcome, or with several, the failures named by source
+        /// (each source's own is in `alertSources`).
         public var alerts: Outcome = .notFetched
+        /// Each `[realtime] alerts` source's outcome, in config order.
+        public var alertSources: [Outcome] = []
         public var vehiclePositions: Outcome = .notFetched
 
         public init() {}
@@ -25,7 +29,8 @@ public actor RealtimePoller {
     public let settings: RealtimeSettings
     private let database: RouteDatabase
     private let tripUpdatesFetcher: FeedFetcher?
-    private let alertsFetcher: FeedFetcher?
+    private let alertsFetchers: [FeedFetcher]
+    private var alertSources: AlertSources
     private let vehiclesFetcher: FeedFetcher?
     public private(set) var live: LiveData
     /// The size of the last feed decoded from each source: a feed that shrinks gives back what the large one took.
@@ -40,11 +45,12 @@ public actor RealtimePoller {
             source.map { FeedFetcher(source: $0, headers: settings.headers, timeoutSeconds: timeoutSeconds) }
         }
         tripUpdatesFetcher = fetcher(settings.tripUpdates)
-        alertsFetcher = fetcher(settings.alerts)
+        alertsFetchers = settings.alertFeeds.compactMap(fetcher)
+        alertSources = AlertSources(count: settings.alertFeeds.count)
         vehiclesFetcher = fetcher(settings.vehiclePositions)
         var live = try LiveData(database: database, mode: settings.mode, pollSeconds: settings.pollSeconds)
         live.hasTripUpdatesFeed = settings.tripUpdates != nil
-        live.hasAlertsFeed = settings.alerts != nil
+        live.hasAlertsFeed = !settings.alertFeeds.isEmpty
         self.live = live
     }
 
@@ -61,12 +67,19 @@ public actor RealtimePoller {
                 live.tripUpdates?.fetchedAt = at
             }
         }
-        if let fetcher = alertsFetcher {
-            report.alerts = await poll(fetcher, now: now) { feed, at in
-                live.alerts = .init(value: AlertIndex(feed: feed), headerTimestamp: feed.headerTimestamp, fetchedAt: at)
-            } confirmed: { at in
-                live.alerts?.fetchedAt = at
-            }
+        for (index, fetcher) in alertsFetchers.enumerated() {
+            report.alertSources.append(
+                await poll(fetcher, now: now) { feed, at in
+                    alertSources.update(
+                        index,
+                        .init(value: AlertIndex(feed: feed), headerTimestamp: feed.freshnessTimestamp, fetchedAt: at))
+                } confirmed: { at in
+                    alertSources.confirm(index, at: at)
+                })
+        }
+        if !alertsFetchers.isEmpty {
+            live.alerts = alertSources.merged(now: now(), pollSeconds: settings.pollSeconds, mode: settings.mode)
+            report.alerts = Self.combined(report.alertSources, sources: alertsFetchers.map(\.source))
         }
         if let fetcher = vehiclesFetcher {
             report.vehiclePositions = await poll(fetcher, now: now) { feed, _ in
@@ -75,6 +88,21 @@ public actor RealtimePoller {
             }
         }
         return report
+    }
+
+    /// One outcome for several alerts sources: the failures, named by source, else the updates, else not modified.
+    static func combined(_ outcomes: [Report.Outcome], sources: [String]) -> Report.Outcome {
+        guard outcomes.count > 1 else { return outcomes.first ?? .notFetched }
+        var failures: [String] = [], entities = 0, updated = false
+        for (outcome, source) in zip(outcomes, sources) {
+            switch outcome {
+            case let .failed(reason): failures.append("\(source): \(reason)")
+            case let .updated(count): entities += count; updated = true
+            case .notModified, .notFetched: break
+            }
+        }
+        if !failures.isEmpty { return .failed(failures.joined(separator: "; ")) }
+        return updated ? .updated(entities: entities) : .notModified
     }
 
     private func poll(

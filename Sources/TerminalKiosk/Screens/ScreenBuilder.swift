@@ -97,7 +97,7 @@ public enum KioskScreenBuilder {
             bottom -= 1
         default: break
         }
-        let body = 1...bottom
+        var body = 1...bottom
 
         switch state.database {
         case .unavailable:
@@ -111,6 +111,17 @@ public enum KioskScreenBuilder {
                 detail: Message.outOfServiceDetail.text(lang), style: warningStyle)
             return canvas
         default: break
+        }
+
+        // Severe messages for this kiosk's stop or every kiosk: the idle screen is theirs, stop screens start with them.
+        let messages = state.screenMessages
+        if !messages.isEmpty, state.screen == .idle {
+            drawTakeover(&canvas, state: state, messages: messages, rows: body, zone: zone)
+            if let notice = state.notice { drawNotice(&canvas, notice: notice, lang: lang, rows: body) }
+            return canvas
+        } else if !messages.isEmpty, body.count > 8 {
+            let used = drawMessageBand(&canvas, state: state, messages: messages, top: body.lowerBound, zone: zone)
+            body = (body.lowerBound + used)...body.upperBound
         }
 
         switch state.screen {
