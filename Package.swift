@@ -277,7 +277,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "StopPresentationTests", dependencies: ["StopPresentation", "TransitModel"], swiftSettings: strict),
+            name: "StopPresentationTests",
+            dependencies: ["StopPresentation", "TransitModel", "TransitStore", "SampleData", "KioskTesting"],
+            swiftSettings: strict),
         .testTarget(
             name: "SpeechTests", dependencies: ["Speech", "StopPresentation", "TransitModel", "KioskTesting"],
             swiftSettings: strict),

@@ -156,9 +156,9 @@ public enum LiveText {
 /// The stop view as JSON: the one rendering `kiosk lookup --json` and the web API share (see the README for the
 /// fields). Views built without live data have no live fields, so their JSON is what it always was.
 public enum StopViewJSON {
+    /// Written directly (`StopViewJSONWriter`), the same bytes `KioskJSON.encode` makes of the view.
     public static func render(_ view: StopView) throws -> String {
-        try KioskJSON.encode(
-            view, timeZone: TimeZone(identifier: view.timeZone) ?? .current, keysDeclaredInSnakeCase: true)
+        StopViewJSONWriter.render(view)
     }
 }
 
