@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import Prometheus
 @_spi(CustomByteBufferAllocator) import NIOCore
 import Synchronization
 import SystemSupport
@@ -16,7 +17,12 @@ import Glibc
 /// every such request for the same URL and language gets the same bytes: the first one renders, the others are
 /// served from here until the minute or the database changes. Only `200` answers are kept, and only when no live
 /// data is configured (live data moves within a minute). Bounded: past `byteLimit` (this minute's answers and the
-/// next minute's together) nothing more is kept.
+/// next minute's together, counted as stored) nothing more is kept.
+///
+/// Answers are kept compressed (`Gzip`, when their type is compressible and they are not tiny): a stop view's JSON
+/// shrinks about tenfold, so the "now" stop views of a 10,000-stop city fit in the bound. Clients that accept gzip
+/// (every browser, and nginx's `gzip` when asked) get the stored bytes as they are; the rare identity client gets
+/// them inflated (`sharedNow`), which costs a fraction of rendering them again.
 ///
 /// Without more, every answer would expire at the same instant and the first seconds of each minute would render
 /// them all again while requests wait. So in the minute's last seconds the answers asked for during it are rendered
@@ -56,11 +62,15 @@ final class NowCache: Sendable {
     }
 
     var count: Int { state.withLock { $0.current.entries.count } }
+    /// The bytes kept, this minute's and the next one's: what `byteLimit` bounds (bodies as stored).
+    var bytes: Int { state.withLock { $0.current.bytes + ($0.next?.bytes ?? 0) } }
     var renderedAheadCount: Int { state.withLock { $0.next?.entries.count ?? 0 } }
 
     /// Returns once the rendering ahead started so far has finished (tests).
     func waitForRenderingAhead() { queue.sync {} }
 
+    /// The answer kept for `key` in `minute`, as stored: gzip (`Content-Encoding: gzip`) unless `stored` left it
+    /// as it was.
     func answer(_ key: String, minute: Int64, feedHash: String) -> Answer? {
         let (answer, expired) = state.withLock { state in
             let expired = Self.turn(&state, to: minute, feedHash: feedHash)
@@ -70,9 +80,13 @@ final class NowCache: Sendable {
         return answer
     }
 
-    func keep(_ answer: Answer, for key: String, minute: Int64, feedHash: String, render: @escaping Render) {
-        guard answer.status == .ok else { return }
-        let answer = Self.compact(answer)
+    /// Keeps `answer` (when it is a `200`, the minute is current and the bound allows) in the form it is stored in,
+    /// which is returned (nil for an answer not worth keeping): compressed when its type is compressible and it
+    /// is not tiny, in memory of exactly its size.
+    @discardableResult
+    func keep(_ answer: Answer, for key: String, minute: Int64, feedHash: String, render: @escaping Render) -> Answer? {
+        guard answer.status == .ok else { return nil }
+        let answer = Self.stored(answer)
         let size = answer.body.readableBytes
         let expired = state.withLock { state in
             let expired = Self.turn(&state, to: minute, feedHash: feedHash)
@@ -85,6 +99,21 @@ final class NowCache: Sendable {
             return expired
         }
         if let expired { Self.release(expired) }
+        return answer
+    }
+
+    /// The form an answer is kept in: gzip (`Content-Encoding: gzip`, the identity `ETag` kept: the middleware names
+    /// the variant) when `Gzip` would compress it for a client, else as it is; in memory of its own size.
+    static func stored(_ answer: Answer) -> Answer {
+        var stored = answer
+        let size = answer.body.readableBytes
+        if answer.headers[.contentEncoding] == nil, Gzip.compressible(contentType: answer.headers[.contentType]),
+            size >= Gzip.minimumBytes, size <= Gzip.maximumBytes
+        {
+            stored.body = Gzip.compress(answer.body)
+            stored.headers[.contentEncoding] = "gzip"
+        }
+        return compact(stored)
     }
 
     /// Moves to `minute` of the database `feedHash`: the answers rendered ahead for it take over, anything older
@@ -140,7 +169,7 @@ final class NowCache: Sendable {
         queue.async { [self] in
             for (key, render) in work {
                 guard stillCurrent(), let rendered = try? render(nextStart), rendered.status == .ok else { continue }
-                let answer = Self.compact(rendered)
+                let answer = Self.stored(rendered)
                 let size = answer.body.readableBytes
                 let stop = state.withLock { state -> Bool in
                     // Too late (the minute turned without it) or the database changed: stop here.
@@ -174,12 +203,41 @@ extension WebService {
                 databases.current().feedHash == feedHash
             }
         }
+        let gzip = Gzip.accepted(request)
         if let shared = nowCache.answer(key, minute: minute, feedHash: feedHash) {
             hit()
-            return shared.response
+            return Self.variant(of: shared, gzip: gzip).response
         }
         let answer = try render(at.date)
-        nowCache.keep(answer, for: key, minute: minute, feedHash: feedHash, render: render)
-        return answer.response
+        let stored = nowCache.keep(answer, for: key, minute: minute, feedHash: feedHash, render: render)
+        metrics.updateNowCache(bytes: nowCache.bytes, answers: nowCache.count)
+        return (gzip ? stored ?? answer : answer).response
+    }
+
+    /// A kept answer as the client takes it: the stored gzip bytes for a client that accepts them, else inflated
+    /// back to the identity bytes (the answer as rendered).
+    static func variant(of stored: Answer, gzip: Bool) -> Answer {
+        guard !gzip, stored.headers[.contentEncoding] != nil, let body = Gzip.inflate(stored.body) else { return stored }
+        var identity = stored
+        identity.headers[.contentEncoding] = nil
+        identity.body = body
+        return identity
+    }
+}
+
+extension WebMetrics {
+    /// `stopkiosk_now_cache_bytes` and `stopkiosk_now_cache_answers`: what the shared "now" answers hold (bodies as
+    /// stored, gzip for most), set when an answer is kept.
+    func updateNowCache(bytes: Int, answers: Int) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "now_cache", unitName: "bytes",
+                helpText: "Bytes of the shared \"now\" answers kept (this minute's and the next one's, as stored)")
+        ).set(Double(bytes))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "now_cache_answers", unitName: "",
+                helpText: "Shared \"now\" answers kept for the current minute")
+        ).set(Double(answers))
     }
 }

@@ -47,36 +47,7 @@ struct CORSAllowListMiddleware: RouterMiddleware {
     }
 }
 
-/// `ETag` on every successful GET that has a body, and `304 Not Modified` when `If-None-Match` names it. The tag
-/// is a 64-bit FNV-1a hash of the body, so identical answers (the same stop at the same minute, from the same
-/// database) get the same tag on every instance behind a load balancer.
-struct ConditionalGetMiddleware: RouterMiddleware {
-    typealias Context = WebRequestContext
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws
-        -> Response
-    {
-        let response = try await next(request, context)
-        guard request.method == .get || request.method == .head, response.status == .ok,
-            let tag = response.headers[.eTag]
-        else { return response }
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: {
-                let candidate = $0.trimmingCharacters(in: .whitespaces)
-                return candidate == tag || candidate == "W/" + tag || candidate == "*"
-            })
-        {
-            var headers: HTTPFields = [.eTag: tag]
-            headers[.cacheControl] = response.headers[.cacheControl]
-            headers[.vary] = response.headers[.vary]
-            return Response(status: .notModified, headers: headers)
-        }
-        return response
-    }
-}
-
+/// The `ETag` of an answer (`Answers.body` sets it; `CompressionMiddleware` answers `If-None-Match` with it).
 enum ETag {
     /// `"<16 hex digits>"`: FNV-1a 64 of the bytes.
     static func of(_ bytes: some Sequence<UInt8>) -> String {
