@@ -95,6 +95,9 @@ enum Stylesheet {
         tr.canceled .live{text-decoration:none}
         .alerts{border:3px solid #8a5a00;background:#fff8e1;padding:.5rem .75rem;margin:.5rem 0}
         .alerts p{margin:0}
+        .takeover{background:#8b0000;color:#fff;border:4px solid #fff;outline:3px solid #8b0000;padding:.75rem 1rem;margin:.5rem 0;font-size:1.35em}
+        .takeover h2{margin:0 0 .25rem;border:0;color:#fff}
+        .takeover p{margin:.25rem 0}
         .alerts ul{margin:.25rem 0 0;padding-left:0;list-style:none}
         body.kiosk .alerts{background:#000;border-color:#ffbf47;color:#fff}
         ol.legs{padding-left:1.25rem}

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskConfiguration
+import Realtime
 import ServiceLifecycle
 import StopPresentation
 import Synchronization
@@ -93,7 +94,53 @@ struct KioskRoutes {
         var detail: String
     }
 
-    /// The board fragment for a stop (the same model as the phone page), or the scan prompt without one.
+    /// Severe messages over the board: those for the stop on screen, the kiosk's own stop (`home_stop`) or every
+    /// kiosk, in force now, in the board's language. The page reloads the board every 30 s, so a message shows
+    /// and ends (at its `until`) without a restart.
+    struct Takeover {
+        struct Item {
+            var header: String
+            var description: String?
+            var until: String?
+        }
+        var heading: String
+        var count: Int
+        var messages: [Item]
+    }
+
+    /// The takeover band's HTML ("" when there is nothing to show).
+    func takeover(stop: ResolvedStop?, database: RouteDatabase, language lang: Language) -> String {
+        guard let live = service.live?.live else { return "" }
+        var stops: Set<String> = stop.map(AlertIndex.Scope.stopIDs(of:)) ?? []
+        if let home = service.config.homeStop,
+            let resolved = try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home)))
+        {
+            stops.formUnion(AlertIndex.Scope.stopIDs(of: resolved))
+        }
+        let now = service.now()
+        let alerts = live.screenTakeover(stops: stops, now: now, language: lang.rawValue)
+        guard !alerts.isEmpty else { return "" }
+        let zone = database.timeZone
+        let items = alerts.map { alert in
+            Takeover.Item(
+                header: FeedText.shown(alert.header, limit: 600),
+                description: alert.description.map { FeedText.shown($0, limit: 600) },
+                until: alert.activeUntil.map { end in
+                    let day = LocalTime.dayDifference(from: now, to: end, in: zone) == 0
+                        ? "" : String(LocalTime.iso8601(end, in: zone).prefix(10)) + " "
+                    let clock = LocalTime.clock(end, in: zone)
+                    return lang == .es ? "Hasta \(day)las \(clock)" : "Until \(day)\(clock)"
+                })
+        }
+        return service.pages.render(
+            Takeover(
+                heading: lang == .es ? "⚠ Aviso importante" : "⚠ Important notice", count: items.count,
+                messages: items),
+            "takeover")
+    }
+
+    /// The board fragment for a stop (the same model as the phone page), or the scan prompt without one; severe
+    /// messages (`takeover`) first.
     func board(_ request: Request) throws -> Response {
         let query = try QueryParameters(request)
         let lang = LanguageChoice.pick(request: request, config: service.config)
@@ -102,18 +149,20 @@ struct KioskRoutes {
         if let stopID = query["stop"], !stopID.isEmpty {
             do {
                 let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(stopID)))
+                let band = takeover(stop: stop, database: database, language: lang)
                 // Outside the feed's calendar the board still shows the stop, with the notice in place of the
                 // departures (as the phone page does).
                 let model = try PageRoutes.stopModel(
                     service: service, database: database, stop: stop, at: service.now(), language: lang
                 ) { title in PageRenderer.Frame(language: lang, title: title, path: "/kiosk", feedTag: "") }
-                response = Responses.html(service.pages.render(model, "board"), cacheSeconds: nil)
+                response = Responses.html(band + service.pages.render(model, "board"), cacheSeconds: nil)
             } catch let error as LookupError {
                 throw Problem.from(error, atGiven: false)
             }
         } else {
             response = Responses.html(
-                service.pages.render(
+                takeover(stop: nil, database: database, language: lang)
+                    + service.pages.render(
                     Prompt(
                         heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang)),
                     "prompt"), cacheSeconds: nil)
