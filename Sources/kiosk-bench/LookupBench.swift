@@ -20,7 +20,7 @@ struct LookupBench: ParsableCommand {
     @Option(help: "Lookups in the warm run.")
     var count = 1000
 
-    @Option(help: "Cold process runs of each side.")
+    @Option(help: "Cold process runs of each side (0: none).")
     var coldRuns = 10
 
     @Option(help: "Random seed.")
@@ -73,6 +73,7 @@ struct LookupBench: ParsableCommand {
 
     /// A whole `kiosk lookup` process (open, query, print) against the sqlite3 shell running just the departures query.
     private func coldComparison(routes: RouteDatabase, stopID: String) throws {
+        guard coldRuns > 0 else { return }
         let kiosk = Measure.siblingKiosk()
         guard FileManager.default.isExecutableFile(atPath: kiosk) else {
             print("cold comparison skipped: build the kiosk product beside kiosk-bench (swift build -c release)")
