@@ -23,7 +23,8 @@ extension KioskDoctor {
         let database = try? RouteDatabase(path: databasePath)
         var checks: [DoctorCheck] = []
         for (kind, source) in settings.sources {
-            let area = settings.alertFeeds.count > 1 && kind == "alerts" ? "realtime alerts \(source)" : "realtime \(kind)"
+            let several = settings.alertFeeds.count > 1 && kind == "alerts"
+            let area = several ? "realtime alerts \(source)" : "realtime \(kind)"
             let data: Data
             do {
                 data = try fetchBlocking(source, headers: settings.headers, timeoutSeconds: timeoutSeconds)

@@ -26,7 +26,8 @@ struct LiveOptions: ParsableArguments {
         let mode = realtimeMode ?? settings.mode
         var feeds = sources
         if feeds.isEmpty {
-            for source in [settings.tripUpdates].compactMap({ $0 }) + settings.alertFeeds where !feeds.contains(source) {
+            let configured = [settings.tripUpdates].compactMap({ $0 }) + settings.alertFeeds
+            for source in configured where !feeds.contains(source) {
                 feeds.append(source)
             }
         }

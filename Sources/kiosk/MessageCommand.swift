@@ -43,7 +43,8 @@ struct MessageAddCommand: ParsableCommand {
 
     @Option(
         parsing: .upToNextOption,
-        help: ArgumentHelp("The stops it is for: stop IDs or codes (spaces or commas between them).", valueName: "stop"))
+        help: ArgumentHelp("The stops it is for: stop IDs or codes (spaces or commas between them).", valueName: "stop")
+    )
     var stops: [String] = []
 
     @Option(
@@ -63,7 +64,9 @@ struct MessageAddCommand: ParsableCommand {
     @Option(help: "How it shows: severe messages take over the screen.")
     var severity: StaffMessages.Severity = .info
 
-    @Option(help: ArgumentHelp("The message's id: an existing id updates that message (default: the next msg-N).", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "The message's id: an existing id updates that message (default: the next msg-N).", valueName: "id"))
     var id: String?
 
     @Option(help: ArgumentHelp("The messages file to write (created if missing).", valueName: "file.pb"))
@@ -88,7 +91,8 @@ struct MessageAddCommand: ParsableCommand {
                 || id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == " " })
             {
                 throw ValidationError(
-                    "--id '\(TerminalText.sanitize(id, maxLength: 40))' must be 1 to 100 characters without spaces or control characters")
+                    "--id '\(TerminalText.sanitize(id, maxLength: 40))' must be 1 to 100 characters without spaces or control characters"
+                )
             }
         }
     }
@@ -120,7 +124,8 @@ struct MessageAddCommand: ParsableCommand {
             let result = StaffMessages.upsert(message, into: existing, now: now)
             if result.entities.count > AlertIndex.maximumAlerts {
                 throw CommandInputError.badInput(
-                    "\(out) would hold \(result.entities.count) messages; kiosks read at most \(AlertIndex.maximumAlerts): remove some first (kiosk message remove)")
+                    "\(out) would hold \(result.entities.count) messages; kiosks read at most \(AlertIndex.maximumAlerts): remove some first (kiosk message remove)"
+                )
             }
             try StaffMessages.write(result.entities, to: out, now: now)
             let period = MessageTimes.period(from: start, until: end, in: zone)
@@ -148,7 +153,8 @@ struct MessageListCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.customLong("file"), .customLong("out")], help: ArgumentHelp("The messages file.", valueName: "file.pb"))
+    @Option(
+        name: [.customLong("file"), .customLong("out")], help: ArgumentHelp("The messages file.", valueName: "file.pb"))
     var file: String
 
     @Flag(help: "Print JSON instead of text.")
@@ -166,7 +172,10 @@ struct MessageListCommand: ParsableCommand {
             let config = try configOption.load()
             let zone = try database.open(config: config).timeZone
             let entities = try StaffMessages.read(path: file)
-            print(json ? try MessageListing.json(entities, now: Date(), in: zone) : MessageListing.text(entities, now: Date(), in: zone, file: file))
+            print(
+                json
+                    ? try MessageListing.json(entities, now: Date(), in: zone)
+                    : MessageListing.text(entities, now: Date(), in: zone, file: file))
         }
     }
 }
@@ -242,10 +251,12 @@ enum MessageTargets {
                     let clean = TerminalText.sanitize(name, maxLength: 60)
                     if matches.isEmpty {
                         throw CommandInputError.badInput(
-                            "--routes: no such route: '\(clean)' is neither a route_id nor a route's short name (kiosk routes lists them)")
+                            "--routes: no such route: '\(clean)' is neither a route_id nor a route's short name (kiosk routes lists them)"
+                        )
                     }
                     throw CommandInputError.badInput(
-                        "--routes: '\(clean)' is the short name of several routes: give one of their route_ids: \(matches.joined(separator: ", "))")
+                        "--routes: '\(clean)' is the short name of several routes: give one of their route_ids: \(matches.joined(separator: ", "))"
+                    )
                 }
                 id = matches[0]
             }
@@ -278,7 +289,8 @@ enum MessageTimes {
                 "\(option): \(LookupError.nonexistentLocalTime(text: text, timeZone: zone.identifier))")
         case .unreadable:
             throw CommandInputError.badInput(
-                "\(option): cannot read the time '\(TerminalText.sanitize(text, maxLength: 40))': use a local date-time such as 2026-11-25T08:00 or a date such as 2026-11-25 (\(zone.identifier))")
+                "\(option): cannot read the time '\(TerminalText.sanitize(text, maxLength: 40))': use a local date-time such as 2026-11-25T08:00 or a date such as 2026-11-25 (\(zone.identifier))"
+            )
         }
     }
 
@@ -356,7 +368,9 @@ enum MessageListing {
             case let (f?, u?): when = "\(f) → \(u)"
             }
             lines.append("\(clean(row.id))  \(row.severity)  \(row.status)  \(who)  \(when)")
-            for language in ["es", "en"] { if let t = row.text[language] { lines.append("  \(language): \(clean(t))") } }
+            for language in ["es", "en"] {
+                if let t = row.text[language] { lines.append("  \(language): \(clean(t))") }
+            }
             for (language, t) in row.text.sorted(by: { $0.key < $1.key }) where !["es", "en"].contains(language) {
                 lines.append("  \(language.isEmpty ? "--" : clean(language)): \(clean(t))")
             }

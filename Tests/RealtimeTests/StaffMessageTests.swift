@@ -47,7 +47,8 @@ import TransitStore
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("added msg-1 (severe"), "\(result)")
         result = try Self.kiosk([
-            "add", "--text-es", "Tarifa nueva", "--text-en", "New fare", "--all", "--severity", "warning", "--out", file,
+            "add", "--text-es", "Tarifa nueva", "--text-en", "New fare", "--all", "--severity", "warning", "--out",
+            file,
         ])
         #expect(result.status == 0 && result.stdout.contains("added msg-2"), "\(result)")
         result = try Self.kiosk([
@@ -236,7 +237,9 @@ import TransitStore
         let database = try RouteDatabase(path: try SampleNetwork.databasePath())
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let until = now.addingTimeInterval(3_600)
-        func message(_ id: String, _ audience: StaffMessages.Audience, _ severity: StaffMessages.Severity)
+        func message(
+            _ id: String, _ audience: StaffMessages.Audience, _ severity: StaffMessages.Severity
+        )
             -> TransitRealtime_FeedEntity
         {
             StaffMessages.Message(
@@ -246,7 +249,8 @@ import TransitStore
         }
         let bytes = try StaffMessages.encode(
             [
-                message("stop", .stops(["MQ09A"]), .severe), message("everyone", .agencies(try database.agencyIDs()), .severe),
+                message("stop", .stops(["MQ09A"]), .severe),
+                message("everyone", .agencies(try database.agencyIDs()), .severe),
                 message("route", .routes(["EP-TB"]), .severe), message("mild", .stops(["MQ09A"]), .warning),
                 message("elsewhere", .stops(["MQ10"]), .severe),
             ], now: now.addingTimeInterval(-86_400))
@@ -254,7 +258,8 @@ import TransitStore
         #expect(feed.isStaffMessages && feed.freshnessTimestamp == nil && feed.headerTimestamp != nil)
         var live = try LiveData(database: database)
         try live.take(feed, fetchedAt: now, database: database)
-        #expect(live.screenTakeover(stops: ["MQ09A"], now: now, language: "es").map(\.header) == ["es stop", "es everyone"])
+        #expect(
+            live.screenTakeover(stops: ["MQ09A"], now: now, language: "es").map(\.header) == ["es stop", "es everyone"])
         #expect(live.screenTakeover(stops: [], now: now, language: "en").map(\.header) == ["en everyone"])
         // At its `until` the message has ended (a later read, or the screen's own clock, drops it).
         #expect(live.screenTakeover(stops: ["MQ09A"], now: until, language: "es").isEmpty)

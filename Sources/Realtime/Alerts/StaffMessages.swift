@@ -85,11 +85,17 @@ public enum StaffMessages {
             }
             switch audience {
             case let .stops(ids):
-                alert.informedEntity = ids.map { var s = TransitRealtime_EntitySelector(); s.stopID = $0; return s }
+                alert.informedEntity = ids.map {
+                    var s = TransitRealtime_EntitySelector(); s.stopID = $0; return s
+                }
             case let .routes(ids):
-                alert.informedEntity = ids.map { var s = TransitRealtime_EntitySelector(); s.routeID = $0; return s }
+                alert.informedEntity = ids.map {
+                    var s = TransitRealtime_EntitySelector(); s.routeID = $0; return s
+                }
             case let .agencies(ids):
-                alert.informedEntity = ids.map { var s = TransitRealtime_EntitySelector(); s.agencyID = $0; return s }
+                alert.informedEntity = ids.map {
+                    var s = TransitRealtime_EntitySelector(); s.agencyID = $0; return s
+                }
             }
             var entity = TransitRealtime_FeedEntity()
             entity.id = id

@@ -52,9 +52,9 @@ public final class LiveFeedPolling: @unchecked Sendable {
                 let alerts = zip(settings.alertFeeds, report.alertSources).map { source, outcome in
                     (settings.alertFeeds.count > 1 ? "alerts \(source)" : "alerts", outcome)
                 }
-                for (kind, outcome) in
+                let outcomes =
                     [("trip_updates", report.tripUpdates)] + alerts + [("vehicle_positions", report.vehiclePositions)]
-                {
+                for (kind, outcome) in outcomes {
                     if case let .failed(reason) = outcome {
                         if failing.insert(kind).inserted {
                             logger.warning("live feed failing", metadata: ["feed": "\(kind)", "error": "\(reason)"])

@@ -89,7 +89,8 @@ extension KioskScreenBuilder {
         }
         if messages.count > 2 {
             canvas.fill(row: row, style: errorStyle)
-            canvas.put(" … " + Message.moreAlerts(messages.count - 2).text(lang), row: row, column: 0, style: errorStyle)
+            canvas.put(
+                " … " + Message.moreAlerts(messages.count - 2).text(lang), row: row, column: 0, style: errorStyle)
             row += 1
         }
         return row - top

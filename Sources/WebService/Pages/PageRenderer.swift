@@ -17,7 +17,8 @@ struct PageRenderer: Sendable {
             ("head", PageTemplates.head), ("foot", PageTemplates.foot), ("searchForm", PageTemplates.searchForm),
             ("search", PageTemplates.search), ("stop", PageTemplates.stop), ("plan", PageTemplates.plan),
             ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
-            ("prompt", PageTemplates.prompt), ("takeover", PageTemplates.takeover), ("departureBoard", PageTemplates.departureBoard),
+            ("prompt", PageTemplates.prompt), ("takeover", PageTemplates.takeover),
+            ("departureBoard", PageTemplates.departureBoard),
         ] + PageTemplates.browse {
             library.register(
                 try MustacheTemplate(string: text.replacingOccurrences(of: "%THEME%", with: themeClasses)), named: name)

@@ -126,8 +126,8 @@ struct KioskRoutes {
                 header: FeedText.shown(alert.header, limit: 600),
                 description: alert.description.map { FeedText.shown($0, limit: 600) },
                 until: alert.activeUntil.map { end in
-                    let day = LocalTime.dayDifference(from: now, to: end, in: zone) == 0
-                        ? "" : String(LocalTime.iso8601(end, in: zone).prefix(10)) + " "
+                    let sameDay = LocalTime.dayDifference(from: now, to: end, in: zone) == 0
+                    let day = sameDay ? "" : String(LocalTime.iso8601(end, in: zone).prefix(10)) + " "
                     let clock = LocalTime.clock(end, in: zone)
                     return lang == .es ? "Hasta \(day)las \(clock)" : "Until \(day)\(clock)"
                 })
@@ -160,12 +160,11 @@ struct KioskRoutes {
                 throw Problem.from(error, atGiven: false)
             }
         } else {
+            let prompt = service.pages.render(
+                Prompt(heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang)),
+                "prompt")
             response = Responses.html(
-                takeover(stop: nil, database: database, language: lang)
-                    + service.pages.render(
-                    Prompt(
-                        heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang)),
-                    "prompt"), cacheSeconds: nil)
+                takeover(stop: nil, database: database, language: lang) + prompt, cacheSeconds: nil)
         }
         response.headers[.cacheControl] = "no-store"
         return response
