@@ -160,6 +160,8 @@ let package = Package(
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "StopPresentation", "KioskConfiguration",
                 "ScanService", "Scanning", "SystemSupport", "Realtime", "Speech",
+                // gzip for answers (Middleware/Gzip.swift): the system's zlib, as the PNG writer uses it.
+                "LibZ",
                 // `kiosk run`'s /metrics reads the terminal kiosk's `KioskHealth` (Monitoring/KioskRunMetrics).
                 "TerminalKiosk",
                 .product(name: "Hummingbird", package: "hummingbird"),
