@@ -42,6 +42,8 @@ public enum Message: Sendable, Equatable {
     case keyPlan
     case keyScroll
     case keyNewDestination
+    /// On a plan: F5 asks for step-free journeys only, or again for every journey.
+    case keyStepFree(on: Bool)
     case cameraUnavailable
     case cameraStarting
     case notAStopCode
@@ -284,6 +286,10 @@ public enum Message: Sendable, Equatable {
         case .keyPlan: return es ? "Enter: cómo llegar" : "Enter: how to get there"
         case .keyScroll: return es ? "↑↓ desplazar" : "↑↓ scroll"
         case .keyNewDestination: return es ? "Escriba otro destino" : "Type another destination"
+        case let .keyStepFree(on):
+            return on
+                ? (es ? "F5: todos los viajes" : "F5: every journey")
+                : (es ? "F5: solo sin escalones" : "F5: step-free only")
         case .cameraUnavailable:
             return es
                 ? "Cámara no disponible: reintentando. Puede escribir su parada."

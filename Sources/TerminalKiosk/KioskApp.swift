@@ -244,7 +244,7 @@ public final class KioskApp {
                 matches.append(match.stop)
             }
             return [.matchesLoaded(query: text, matches: Array(matches.prefix(8)))]
-        case let .plan(from, to):
+        case let .plan(from, to, stepFree):
             guard let database else {
                 return [.planLoaded(.failure(KioskFailureBox(.databaseUnavailable(detail: options.databasePath))))]
             }
@@ -262,7 +262,8 @@ public final class KioskApp {
                         }
                         return try database.livePlan(
                             from: from, to: destination, at: at, maxTransfers: config.maxTransfers, rules: rules,
-                            live: livePolling.live, now: now, cache: planOverlays, network: network?.network)
+                            options: PlanOptions(stepFree: stepFree), live: livePolling.live, now: now,
+                            cache: planOverlays, network: network?.network)
                     })
             ]
         case let .loadDiagram(routeID, stop):

@@ -165,16 +165,24 @@ public struct KioskEntryScreen: Sendable, Equatable {
 /// A journey plan being computed or shown.
 public struct KioskPlanScreen: Sendable, Equatable {
     public var from: KioskStopBoard
+    /// Where to, as chosen: planned again when the passenger asks for step-free journeys (F5).
+    public var destination: KioskStopTarget
     /// What the passenger chose, for the heading while the plan is computed.
     public var destinationLabel: String
+    /// Step-free journeys only (F5 toggles it).
+    public var stepFree: Bool
     public var plan: JourneyPlan?
     public var failure: KioskFailure?
     public var scroll = 0
 
-    public init(from: KioskStopBoard, destinationLabel: String, plan: JourneyPlan? = nil, failure: KioskFailure? = nil)
-    {
+    public init(
+        from: KioskStopBoard, destination: KioskStopTarget, destinationLabel: String, stepFree: Bool = false,
+        plan: JourneyPlan? = nil, failure: KioskFailure? = nil
+    ) {
         self.from = from
+        self.destination = destination
         self.destinationLabel = destinationLabel
+        self.stepFree = stepFree
         self.plan = plan
         self.failure = failure
     }
@@ -270,8 +278,8 @@ public enum KioskEffect: Sendable, Equatable {
     case loadStop(KioskStopTarget)
     /// Live matches for typed text → `.matchesLoaded`.
     case search(String)
-    /// A journey plan → `.planLoaded`.
-    case plan(from: ResolvedStop, to: KioskStopTarget)
+    /// A journey plan (step-free journeys only when asked) → `.planLoaded`.
+    case plan(from: ResolvedStop, to: KioskStopTarget, stepFree: Bool)
     /// The line diagram of a route (by route_id) with the viewer's stop highlighted.
     case loadDiagram(routeID: String, stop: ResolvedStop)
     /// Reopen the database file (a new import) → `.databaseStatus`, then `.loadHome`.
@@ -569,6 +577,12 @@ public struct KioskState: Sendable, Equatable {
                 }
                 screen = .plan(p)
                 return []
+            case .function(5):
+                let again = KioskPlanScreen(
+                    from: plan.from, destination: plan.destination, destinationLabel: plan.destinationLabel,
+                    stepFree: !plan.stepFree)
+                screen = .plan(again)
+                return [.plan(from: plan.from.stop, to: plan.destination, stepFree: again.stepFree)]
             default:
                 return startEntry(with: key, from: plan.from, returnsToStop: true)
             }
@@ -645,8 +659,9 @@ public struct KioskState: Sendable, Equatable {
             switch entry.purpose {
             case let .destination(from):
                 screen = .plan(
-                    KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(label, maxLength: 60)))
-                return [.plan(from: from.stop, to: target)]
+                    KioskPlanScreen(
+                        from: from, destination: target, destinationLabel: TerminalText.sanitize(label, maxLength: 60)))
+                return [.plan(from: from.stop, to: target, stepFree: false)]
             case .origin:
                 screen = .stop(KioskStopScreen(stop: nil))
                 return [.loadStop(target)]
@@ -668,8 +683,10 @@ public struct KioskState: Sendable, Equatable {
                 from.stop.stop.id != stop.stop.id
             {
                 screen = .plan(
-                    KioskPlanScreen(from: from, destinationLabel: TerminalText.sanitize(stop.stop.name, maxLength: 60)))
-                return [.plan(from: from.stop, to: .resolved(stop))]
+                    KioskPlanScreen(
+                        from: from, destination: .resolved(stop),
+                        destinationLabel: TerminalText.sanitize(stop.stop.name, maxLength: 60)))
+                return [.plan(from: from.stop, to: .resolved(stop), stepFree: false)]
             }
             screen = .stop(KioskStopScreen(stop: stop))
             return [.loadStop(.resolved(stop))]

@@ -41,7 +41,7 @@ import TransitStore
         _ = state.handle(.key(.down), now: t0)
         _ = state.handle(.key(.up), now: t0)
         let effects = state.handle(.key(.enter), now: t0)
-        #expect(effects == [.plan(from: from.stop, to: .stopID(matches[1].id))])
+        #expect(effects == [.plan(from: from.stop, to: .stopID(matches[1].id), stepFree: false)])
         guard case let .plan(plan) = state.screen else { Issue.record("not on the plan screen"); return }
         #expect(plan.destinationLabel == matches[1].name && plan.plan == nil)
         let journey = KioskFixtures.plan(from: "2010", to: "5007")
@@ -50,13 +50,33 @@ import TransitStore
         #expect(done.plan == journey)
     }
 
+    @Test func f5PlansTheSameJourneyStepFreeAndBack() {
+        var state = KioskFixtures.stopState("2010")
+        for c in "5007" { _ = state.handle(.key(.character(c)), now: t0) }
+        _ = state.handle(.matchesLoaded(query: "5007", matches: []), now: t0)
+        _ = state.handle(.key(.enter), now: t0)
+        _ = state.handle(.planLoaded(.success(KioskFixtures.plan(from: "2010", to: "5007"))), now: t0)
+        guard case let .plan(ordinary) = state.screen else { Issue.record("not on the plan screen"); return }
+        #expect(KioskScreenBuilder.footerKeys(state).contains(.keyStepFree(on: false)))
+        let effects = state.handle(.key(.function(5)), now: t0)
+        #expect(effects == [.plan(from: ordinary.from.stop, to: .typed("5007"), stepFree: true)])
+        guard case let .plan(stepFree) = state.screen else { Issue.record("left the plan screen"); return }
+        // The old options are gone while the step-free ones are found; the key now offers every journey again.
+        #expect(stepFree.stepFree && stepFree.plan == nil && stepFree.destinationLabel == ordinary.destinationLabel)
+        #expect(KioskScreenBuilder.footerKeys(state).contains(.keyStepFree(on: true)))
+        #expect(
+            state.handle(.key(.function(5)), now: t0) == [
+                .plan(from: ordinary.from.stop, to: .typed("5007"), stepFree: false)
+            ])
+    }
+
     @Test func enterWithoutMatchesPlansTheTypedText() {
         var state = KioskFixtures.stopState("2010")
         _ = state.handle(.key(.character("5")), now: t0)
         for c in "007" { _ = state.handle(.key(.character(c)), now: t0) }
         _ = state.handle(.matchesLoaded(query: "5007", matches: []), now: t0)
         let effects = state.handle(.key(.enter), now: t0)
-        guard case let .plan(from, to) = effects.first else { Issue.record("no plan effect: \(effects)"); return }
+        guard case let .plan(from, to, _) = effects.first else { Issue.record("no plan effect: \(effects)"); return }
         #expect(from.stop.id == "TB-COLON" && to == .typed("5007"))
     }
 
@@ -66,7 +86,7 @@ import TransitStore
         guard case .entry = state.screen else { Issue.record("Enter did not start destination entry"); return }
         let destination = KioskFixtures.scan("5007")
         let effects = state.handle(.scan(destination), now: t0)
-        guard case let .plan(from, to) = effects.first else { Issue.record("no plan: \(effects)"); return }
+        guard case let .plan(from, to, _) = effects.first else { Issue.record("no plan: \(effects)"); return }
         #expect(from.stop.id == "MQ12A" && to == .resolved(destination.stop!))
         guard case let .plan(screen) = state.screen else { Issue.record("not on the plan screen"); return }
         #expect(screen.destinationLabel == "Cumbayá")

@@ -110,6 +110,32 @@ import TransitStore
         }
     }
 
+    /// A step-free plan says what step-free means here; with no step-free journey it says so and shows the
+    /// ordinary journeys under their own heading.
+    @Test(arguments: [Language.es, .en]) func aStepFreePlanWithoutAStepFreeJourney(language: Language) {
+        var state = KioskFixtures.stopState("2010", language: language)
+        for c in "5007" { _ = state.handle(.key(.character(c)), now: KioskFixtures.morning) }
+        _ = state.handle(.key(.enter), now: KioskFixtures.morning)
+        _ = state.handle(.key(.function(5)), now: KioskFixtures.morning)
+        var plan = KioskFixtures.plan(from: "2010", to: "5007")
+        plan.stepFree = true
+        plan.withoutStepFree = plan.options
+        plan.options = []
+        _ = state.handle(.planLoaded(.success(plan)), now: KioskFixtures.morning)
+        for size in Self.sizes {
+            let canvas = build(state, size)
+            expectFits(canvas)
+            let text = canvas.text
+            #expect(text.contains(PlanMessage.noStepFreeJourney.text(language)))
+            #expect(text.contains(PlanMessage.ordinaryJourneysHeading.text(language)))
+            #expect(text.contains(Message.keyStepFree(on: true).text(language)))
+            #expect(text.contains("F5"))
+        }
+        let tall = build(state, (100, 40)).text
+        #expect(tall.contains(language == .es ? "Opción 1" : "Option 1") && tall.contains("08:02 → 09:29"))
+        #expect(tall.contains(language == .es ? "Solo viajes sin escalones" : "Step-free journeys only"))
+    }
+
     @Test func notices() {
         var state = KioskFixtures.stopState("2010")
         _ = state.handle(

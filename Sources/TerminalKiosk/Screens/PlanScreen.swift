@@ -15,6 +15,19 @@ extension KioskScreenBuilder {
         var lines: [ScreenLine] = []
         lines.append(
             ScreenLine([ScreenSpan(" " + (es ? "Salida desde las " : "Leaving from ") + clock(plan.at), .dim)]))
+        if plan.stepFree == true {
+            for note in [PlanMessage.stepFreeOnly, .stepFreeUnknownValues] {
+                lines += wrap(note.text(lang), width: width - 2).map { ScreenLine([ScreenSpan(" " + $0, .dim)]) }
+            }
+            if plan.options.isEmpty {
+                lines.append(.empty)
+                lines.append(ScreenLine([ScreenSpan(" " + PlanMessage.noStepFreeJourney.text(lang), .bold)]))
+                if let ordinary = plan.withoutStepFree, !ordinary.isEmpty {
+                    lines.append(ScreenLine([ScreenSpan(" " + PlanMessage.ordinaryJourneysHeading.text(lang))]))
+                    return lines + optionLines(ordinary, now: now, zone: zone, lang: lang)
+                }
+            }
+        }
         if plan.options.isEmpty {
             lines.append(.empty)
             lines.append(
@@ -40,7 +53,15 @@ extension KioskScreenBuilder {
             }
             return lines
         }
-        for (number, option) in plan.options.enumerated() {
+        return lines + optionLines(plan.options, now: now, zone: zone, lang: lang)
+    }
+
+    /// Each option: its times, length, transfers and wait, then its walks and rides.
+    static func optionLines(_ options: [JourneyOption], now: Date, zone: TimeZone, lang: Language) -> [ScreenLine] {
+        let es = lang == .es
+        let clock = { (d: Date) in LocalTime.clock(d, in: zone) }
+        var lines: [ScreenLine] = []
+        for (number, option) in options.enumerated() {
             lines.append(.empty)
             let transfers =
                 option.transfers == 0

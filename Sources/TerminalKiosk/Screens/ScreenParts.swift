@@ -55,7 +55,7 @@ extension KioskScreenBuilder {
         case .diagram: return [.keyNextRoute, .keyScroll, .keyBack]
         case .routeList: return [.keyPick, .keyBack]
         case .entry: return [.keyPick, .keyPlan, .keyBack]
-        case .plan: return [.keyScroll, .keyBack, .keyNewDestination]
+        case let .plan(plan): return [.keyScroll, .keyBack, .keyStepFree(on: plan.stepFree), .keyNewDestination]
         }
     }
 
