@@ -24,16 +24,17 @@ struct APIRoutes {
             service.metrics.updateDatabase(service.databases.health)
             SharedGauges.update(service.metrics.registry, database: database, live: service.live, now: service.now())
             service.metrics.updateConnections(service.connections)
+            service.metrics.updateLoad(blocking: service.blocking, slowReaders: service.slowReaders)
             var response = Responses.body(
                 service.metrics.registry.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8",
                 cacheSeconds: nil)
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        router.resource("/api/v1/stops/{id}") { request, context in try stopView(request, context) }
-        router.resource("/api/v1/stops") { request, _ in try searchStops(request) }
+        router.resource("/api/v1/stops/{id}") { request, context in try await stopView(request, context) }
+        router.blockingResource("/api/v1/stops", on: service.blocking) { request, _ in try searchStops(request) }
         router.resource("/api/v1/plan") { request, _ in try await service.plans.run { try plan(request) } }
-        router.resource("/api/v1/resolve") { request, _ in try resolve(request) }
+        router.blockingResource("/api/v1/resolve", on: service.blocking) { request, _ in try resolve(request) }
         router.resource("/api/v1/feed") { _, _ in try feed() }
         MediaRoutes(service: service).register(on: router)
         RouteAPIRoutes(service: service).register(on: router)
@@ -42,8 +43,9 @@ struct APIRoutes {
         }
     }
 
-    /// `GET /api/v1/stops/{id}?at=&window=&nearby=&lang=`: the stop view for a stop ID or code.
-    func stopView(_ request: Request, _ context: WebRequestContext) throws -> Response {
+    /// `GET /api/v1/stops/{id}?at=&window=&nearby=&lang=`: the stop view for a stop ID or code (rendered on the
+    /// blocking pool unless shared within its minute).
+    func stopView(_ request: Request, _ context: WebRequestContext) async throws -> Response {
         let query = try QueryParameters(request)
         let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
         let window = try query.int("window", in: 1...1440) ?? service.config.windowMinutes
@@ -51,7 +53,8 @@ struct APIRoutes {
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
         let stopValue = context.parameters.get("id") ?? ""
-        return try service.sharedNow(request, key: "api", database: database, at: at) { [service] instant in
+        return try await service.sharedNowOffPool(request, key: "api", database: database, at: at) {
+            [service] instant in
             do {
                 let stop = try service.pathStop(stopValue, in: database)
                 let view = try service.stopView(

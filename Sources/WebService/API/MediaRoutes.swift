@@ -17,8 +17,12 @@ struct MediaRoutes {
 
     func register(on router: Router<WebRequestContext>) {
         router.resource("/api/v1/stops/{id}/speech") { request, context in try await speech(request, context) }
-        router.resource("/api/v1/stops/{id}/map.svg") { request, context in try stopMap(request, context) }
-        router.resource("/api/v1/routes/{id}/diagram.svg") { request, context in try routeDiagram(request, context) }
+        router.blockingResource("/api/v1/stops/{id}/map.svg", on: service.blocking) { request, context in
+            try stopMap(request, context)
+        }
+        router.blockingResource("/api/v1/routes/{id}/diagram.svg", on: service.blocking) { request, context in
+            try routeDiagram(request, context)
+        }
         router.resource("/api/v1/plan/map.svg") { request, _ in
             try await service.plans.run { try journeyMap(request) }
         }
@@ -39,15 +43,18 @@ struct MediaRoutes {
             } ?? .short
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
-        let text: String
-        do {
-            let stop = try service.pathStop(context, in: database)
-            let view = try service.stopView(
-                database, for: stop, at: at.date, window: window, nearby: service.config.nearbyRadiusMeters,
-                language: lang)
-            text = StopViewSpeech.text(view, language: lang, detail: detail)
-        } catch let error as LookupError {
-            throw Problem.from(error, atGiven: at.given)
+        let stopValue = context.parameters.get("id") ?? ""
+        // The stop view on the blocking pool; the synthesis on the speech queue.
+        let text = try await service.blocking.run { [service] in
+            do {
+                let stop = try service.pathStop(stopValue, in: database)
+                let view = try service.stopView(
+                    database, for: stop, at: at.date, window: window, nearby: service.config.nearbyRadiusMeters,
+                    language: lang)
+                return StopViewSpeech.text(view, language: lang, detail: detail)
+            } catch let error as LookupError {
+                throw Problem.from(error, atGiven: at.given)
+            }
         }
         let settings = VoiceSettings(
             language: lang, rate: service.config.speech.rate, volume: service.config.speech.volume)

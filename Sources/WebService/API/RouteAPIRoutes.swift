@@ -13,10 +13,14 @@ struct RouteAPIRoutes {
     let service: WebService
 
     func register(on router: Router<WebRequestContext>) {
-        router.resource("/api/v1/agencies") { _, _ in try agencies() }
-        router.resource("/api/v1/routes") { request, _ in try catalog(request) }
-        router.resource("/api/v1/routes/{id}") { request, context in try route(request, context) }
-        router.resource("/api/v1/routes/{id}/map.svg") { request, context in try map(request, context) }
+        router.blockingResource("/api/v1/agencies", on: service.blocking) { _, _ in try agencies() }
+        router.blockingResource("/api/v1/routes", on: service.blocking) { request, _ in try catalog(request) }
+        router.blockingResource("/api/v1/routes/{id}", on: service.blocking) { request, context in
+            try route(request, context)
+        }
+        router.blockingResource("/api/v1/routes/{id}/map.svg", on: service.blocking) { request, context in
+            try map(request, context)
+        }
     }
 
     struct AgenciesAnswer: Encodable {

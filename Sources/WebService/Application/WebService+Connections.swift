@@ -22,6 +22,15 @@ extension WebService {
     }
 }
 
+extension WebService {
+    /// A connection's `SlowReaderGuard` installer (one per connection): closes it when its client takes none of
+    /// its answer for `[server] slow_reader_seconds`.
+    func slowReaderGuard() -> SlowReaderGuard.Installer {
+        SlowReaderGuard.Installer(
+            stallLimit: .seconds(Int64(config.server.slowReaderSeconds)), statistics: slowReaders)
+    }
+}
+
 extension WebMetrics {
     /// The `ConnectionGate`'s figures as `/metrics` shows them (called when it is scraped):
     /// `stopkiosk_connections_open`, `stopkiosk_connections_refused_total` (answered 503 because the budget's
@@ -44,5 +53,30 @@ extension WebMetrics {
                 namespace: "stopkiosk", metricName: "accept_failures", unitName: "total",
                 helpText: "accept calls that failed for want of file descriptors or memory (the server backed off)")
         ).increment(by: Int64(failed))
+    }
+
+    /// The blocking pool and the slow-reader guard as `/metrics` shows them (called when it is scraped):
+    /// `stopkiosk_blocking_jobs{state="running"|"waiting"}` now, `stopkiosk_blocking_refused_total` (answered 503
+    /// because the pool's queue was full) and `stopkiosk_slow_readers_closed_total`.
+    func updateLoad(blocking: BlockingWork, slowReaders: SlowReaderStatistics) {
+        let load = blocking.load
+        for (state, value) in [("running", load.active), ("waiting", load.queued)] {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "stopkiosk", metricName: "blocking_jobs", unitName: "",
+                    helpText: "Blocking requests (database reads, searches, pictures, pages) computing and waiting"),
+                labels: [("state", state)]
+            ).set(Double(value))
+        }
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "blocking_refused", unitName: "total",
+                helpText: "Blocking requests answered 503 because the pool's threads and queue were full")
+        ).increment(by: Int64(blocking.takeUnreportedRefusals()))
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stopkiosk", metricName: "slow_readers_closed", unitName: "total",
+                helpText: "Connections closed because their client took none of its answer for slow_reader_seconds")
+        ).increment(by: Int64(slowReaders.takeUnreported()))
     }
 }

@@ -13,8 +13,12 @@ struct PageRoutes {
     let service: WebService
 
     func register(on router: Router<WebRequestContext>) {
-        router.resource("/") { request, _ in try searchPage(request) }
-        router.resource("/s/{code}") { request, context in try stopPage(request, context) }
+        router.resource("/") { request, _ in
+            // The search form alone is a static page; a search reads the database.
+            guard request.uri.queryParameters["q"].map({ !$0.isEmpty }) == true else { return try searchPage(request) }
+            return try await service.blocking.run { try searchPage(request) }
+        }
+        router.resource("/s/{code}") { request, context in try await stopPage(request, context) }
         router.resource("/plan") { request, _ in try await service.plans.run { try planPage(request) } }
         RoutePages(service: service).register(on: router)
         router.resource("/style.css") { _, _ in
@@ -206,7 +210,7 @@ struct PageRoutes {
     /// `/s/{value}[?k=…&s=…]`: the URL a label prints, read exactly as the kiosk's scanner reads it (the config's
     /// template, keys and signature policy), so a forged or altered label gets a warning, not the stop. A page
     /// shared within its minute (`NowCache`) still counts as a scan of the stop.
-    func stopPage(_ request: Request, _ context: WebRequestContext) throws -> Response {
+    func stopPage(_ request: Request, _ context: WebRequestContext) async throws -> Response {
         let query = try QueryParameters(request)
         let lang = language(request)
         let raw = context.parameters.get("code") ?? ""
@@ -215,7 +219,7 @@ struct PageRoutes {
         }
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
-        return try service.sharedNow(
+        return try await service.sharedNowOffPool(
             request, key: "page " + lang.rawValue, database: database, at: at,
             hit: { service.metrics.recordScan(status: ScanStatus.stop.rawValue, source: "page") }
         ) { [self] instant in

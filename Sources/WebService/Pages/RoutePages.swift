@@ -14,8 +14,10 @@ struct RoutePages {
     let service: WebService
 
     func register(on router: Router<WebRequestContext>) {
-        router.resource("/routes") { request, _ in try routesPage(request) }
-        router.resource("/r/{route}") { request, context in try routePage(request, context) }
+        router.blockingResource("/routes", on: service.blocking) { request, _ in try routesPage(request) }
+        router.blockingResource("/r/{route}", on: service.blocking) { request, context in
+            try routePage(request, context)
+        }
     }
 
     func feedTag(_ database: RouteDatabase) -> String { String(database.feedHash.prefix(12)) }

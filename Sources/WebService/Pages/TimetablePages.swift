@@ -12,8 +12,12 @@ struct TimetablePageRoutes {
     let service: WebService
 
     func register(on router: Router<WebRequestContext>) {
-        router.resource("/s/{code}/timetable") { request, context in try stopTimetable(request, context) }
-        router.resource("/r/{route}/timetable") { request, context in try routeTimetable(request, context) }
+        router.blockingResource("/s/{code}/timetable", on: service.blocking) { request, context in
+            try stopTimetable(request, context)
+        }
+        router.blockingResource("/r/{route}/timetable", on: service.blocking) { request, context in
+            try routeTimetable(request, context)
+        }
         router.resource("/timetable.css") { _, _ in
             Responses.body(TimetableHTML.stylesheet, contentType: "text/css; charset=utf-8", cacheSeconds: 3600)
         }

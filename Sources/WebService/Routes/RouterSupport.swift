@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StopCodes
 import TransitModel
+import TransitStore
 
 extension Router where Context == WebRequestContext {
     /// A read-only resource: GET (and HEAD, which Hummingbird derives from GET); other methods get 405 with
@@ -19,7 +20,37 @@ extension Router where Context == WebRequestContext {
             }
         }
     }
+
+    /// A read-only resource whose answer is blocking work (a database read, a search, a picture, a page): `handler`
+    /// runs on `pool`'s threads, never on the threads that answer everything else, and is refused with 503 when
+    /// the pool's queue is full.
+    func blockingResource(
+        _ path: RouterPath, on pool: BlockingWork,
+        use handler: @escaping @Sendable (Request, Context) throws -> Response
+    ) {
+        resource(path) { request, context in try await pool.run { try handler(request, context) } }
+    }
 }
+
+extension WebService {
+    /// `sharedNow` with its rendering on the blocking pool: an answer shared within its minute is returned at once
+    /// by the request's own task; only an answer to render waits for a thread of `blocking` (or is refused).
+    func sharedNowOffPool(
+        _ request: Request, key: String, database: RouteDatabase, at: (date: Date, given: Bool),
+        hit: @escaping @Sendable () -> Void = {}, render: @escaping NowCache.Render
+    ) async throws -> Response {
+        do {
+            return try sharedNow(request, key: key, database: database, at: at, hit: hit) { _ in throw NotShared() }
+        } catch is NotShared {
+            return try await blocking.run { [self] in
+                try sharedNow(request, key: key, database: database, at: at, hit: hit, render: render)
+            }
+        }
+    }
+}
+
+/// Thrown by the render `sharedNowOffPool` first tries: there is no shared answer, so one has to be rendered.
+private struct NotShared: Error {}
 
 /// A whole answer in memory: what the handlers make, what `NowCache` keeps, and what becomes the `Response`.
 struct Answer: Sendable {

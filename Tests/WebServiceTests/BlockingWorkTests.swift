@@ -1,0 +1,182 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import WebService
+
+/// Blocking work (database reads, searches, pictures, pages) runs on the pool's own threads, with a short queue and
+/// 503 beyond it, so `/health` and the shared "now" answers are answered while every thread of the pool is taken.
+///
+/// The pool's jobs are held at a gate the test opens: the threads and the queue fill in a known state, whatever the
+/// machine's speed, and the cheap answers are asked for and received while the gate is still shut — they cannot
+/// have waited for the pool. The pool has as many threads as the machine has cores, as Swift's cooperative pool
+/// does: had the held handlers run on the cooperative threads, nothing else could be answered until the gate opened.
+@Suite struct BlockingWorkTests {
+    static let search = "/api/v1/stops?q=a"
+
+    @Test func cheapAnswersAreServedWhileThePoolIsHeld() async throws {
+        let service = try TestSupport.service()
+        let blocking = service.blocking
+        blocking.setWaiting(2)
+        try await TestSupport.withRouter(service) { client in
+            // The shared "now" answers, rendered once (on the pool) before it fills.
+            var shared: [String: String] = [:]
+            for uri in ["/api/v1/stops/1091", "/s/1091"] {
+                shared[uri] = try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    return String(buffer: response.body)
+                }
+            }
+            // A thread is given back just after its answer is handed over.
+            try await PlanAdmissionTests.waitFor { blocking.load.active == 0 }
+            let gate = DispatchSemaphore(value: 0)
+            blocking.gate.withLock { $0 = gate }
+            let before = blocking.load.admitted
+            let held = blocking.threads + blocking.waiting
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for i in 0..<held {
+                    let uri = i.isMultiple(of: 2) ? Self.search : "/routes?i=\(i)"
+                    group.addTask { try await client.execute(uri: uri, method: .get) { $0.status } }
+                }
+                try await PlanAdmissionTests.waitFor {
+                    blocking.load.admitted == before + held && blocking.load.active == blocking.threads
+                }
+                #expect(blocking.load.queued == blocking.waiting)
+
+                // The pool is full: more blocking work is refused at once, the API's as problem+json.
+                for uri in [Self.search + "&limit=5", "/r/1", "/api/v1/stops/1011", "/s/1011/timetable"] {
+                    try await client.execute(uri: uri, method: .get) { response in
+                        #expect(response.status == .serviceUnavailable, "\(uri)")
+                        #expect(response.headers[.retryAfter] == "2", "\(uri)")
+                        if uri.hasPrefix("/api") {
+                            #expect(response.headers[.contentType] == "application/problem+json", "\(uri)")
+                            #expect(String(buffer: response.body).contains("ask again in a few seconds"), "\(uri)")
+                        }
+                    }
+                }
+                // The cheap answers come back while every job is still held at the gate.
+                try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+                for (uri, body) in shared {
+                    try await client.execute(uri: uri, method: .get) { response in
+                        #expect(response.status == .ok, "\(uri)")
+                        #expect(String(buffer: response.body) == body, "\(uri)")
+                    }
+                }
+                try await client.execute(uri: "/style.css", method: .get) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    let text = String(buffer: response.body)
+                    #expect(text.contains("stopkiosk_blocking_refused_total 4"), "\(text)")
+                    #expect(text.contains("stopkiosk_blocking_jobs{state=\"running\"} \(blocking.threads)"), "\(text)")
+                }
+                // None of them went through the pool, which is still held.
+                #expect(blocking.load.admitted == before + held)
+                #expect(blocking.load.active == blocking.threads && blocking.load.queued == blocking.waiting)
+
+                gate.signal()
+                var answered = 0
+                for try await status in group {
+                    #expect(status == .ok)
+                    answered += 1
+                }
+                #expect(answered == held)
+            }
+        }
+        #expect(blocking.load.refused == 4)
+        try await PlanAdmissionTests.waitFor { blocking.load.active == 0 && blocking.load.queued == 0 }
+    }
+
+    /// Jobs start in the order they came as threads free up, and give their result or their error back.
+    @Test func waitingJobsRunInOrderAndTheOverflowIsRefused() async throws {
+        let pool = BlockingWork(threads: 1, waiting: 3)
+        let gate = DispatchSemaphore(value: 0)
+        pool.gate.withLock { $0 = gate }
+        let order = OrderLog()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<4 {
+                group.addTask { try await pool.run { order.append(i) } }
+                try await PlanAdmissionTests.waitFor { pool.load.admitted == i + 1 }
+            }
+            let refusal = await #expect(throws: Problem.self) { try await pool.run {} }
+            #expect(refusal?.status == .serviceUnavailable && refusal?.retryAfter == 2)
+            gate.signal()
+            try await group.waitForAll()
+        }
+        #expect(order.values == [0, 1, 2, 3])
+        #expect(try await pool.run { 6 * 7 } == 42)
+        await #expect(throws: FixtureError.self) { try await pool.run { throw FixtureError("inside") } }
+        #expect(pool.load.refused == 1 && pool.load.admitted == 6)
+    }
+}
+
+/// A client that does not take its answer is closed once it has taken nothing for the stall limit while its
+/// connection is above the write buffer's mark; one that takes some keeps it. On NIO's embedded channel and clock:
+/// the bytes "taken" are those the channel hands on (flushed), so nothing depends on a socket's timing.
+@Suite struct SlowReaderGuardTests {
+    struct Connection {
+        let loop = EmbeddedEventLoop()
+        let channel: EmbeddedChannel
+        let statistics = SlowReaderStatistics()
+
+        init() throws {
+            channel = EmbeddedChannel(loop: loop)
+            try channel.pipeline.syncOperations.addHandler(
+                SlowReaderGuard(stallLimit: .seconds(5), statistics: statistics))
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        }
+
+        /// An answer written and left pending (not flushed: not taken by the client).
+        func writeAnswer(bytes: Int = 100_000) {
+            channel.write(ByteBuffer(repeating: 0x61, count: bytes), promise: nil)
+        }
+
+        func setWritable(_ writable: Bool) {
+            channel.isWritable = writable
+            channel.pipeline.fireChannelWritabilityChanged()
+        }
+    }
+
+    @Test func aReaderThatTakesNothingIsClosedAndCounted() throws {
+        let connection = try Connection()
+        connection.writeAnswer()
+        connection.setWritable(false)
+        connection.loop.advanceTime(by: .milliseconds(4999))
+        #expect(connection.channel.isActive)
+        connection.loop.advanceTime(by: .milliseconds(1))
+        #expect(!connection.channel.isActive)
+        #expect(connection.statistics.closedConnections == 1)
+        #expect(connection.statistics.takeUnreported() == 1 && connection.statistics.takeUnreported() == 0)
+    }
+
+    @Test func aReaderThatTakesSomeKeepsItsConnection() throws {
+        let connection = try Connection()
+        connection.writeAnswer()
+        connection.setWritable(false)
+        connection.loop.advanceTime(by: .seconds(4))
+        // The client takes what was pending; more is written and waits (the connection stays above its mark).
+        connection.channel.flush()
+        connection.writeAnswer()
+        connection.loop.advanceTime(by: .seconds(1))
+        #expect(connection.channel.isActive)
+        // Then it takes nothing for a whole stall limit: closed.
+        connection.loop.advanceTime(by: .seconds(5))
+        #expect(!connection.channel.isActive)
+        #expect(connection.statistics.closedConnections == 1)
+    }
+
+    @Test func aConnectionBackUnderItsMarkIsNotWatched() throws {
+        let connection = try Connection()
+        connection.writeAnswer()
+        connection.setWritable(false)
+        connection.loop.advanceTime(by: .seconds(3))
+        connection.setWritable(true)
+        connection.loop.advanceTime(by: .seconds(60))
+        #expect(connection.channel.isActive)
+        #expect(connection.statistics.closedConnections == 0)
+        _ = try? connection.channel.finish()
+    }
+}
