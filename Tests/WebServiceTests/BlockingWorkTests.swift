@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import KioskConfiguration
 import Logging
 import NIOCore
 import NIOEmbedded
@@ -178,5 +179,39 @@ import Testing
         #expect(connection.channel.isActive)
         #expect(connection.statistics.closedConnections == 0)
         _ = try? connection.channel.finish()
+    }
+}
+
+extension SlowReaderGuardTests {
+    /// The server's own installer (one per connection) puts the guard in with its water mark and the configured
+    /// stall limit, and what it closes reaches `/metrics`.
+    @Test func theServersGuardClosesWithTheConfiguredLimitAndCountsInMetrics() async throws {
+        var config = KioskConfig()
+        config.server.slowReaderSeconds = 7
+        let service = try TestSupport.service(config: config)
+        // All of the embedded channel's work happens here, on this thread, before the first suspension.
+        try {
+            let loop = EmbeddedEventLoop()
+            let channel = EmbeddedChannel(loop: loop)
+            try channel.pipeline.syncOperations.addHandler(service.slowReaderGuard())
+            _ = try channel.pipeline.syncOperations.handler(type: SlowReaderGuard.self)
+            let mark = try channel.getOption(.writeBufferWaterMark).wait()
+            #expect(mark.low == 32768 && mark.high == 65536)
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+            channel.write(ByteBuffer(repeating: 0x61, count: 100_000), promise: nil)
+            channel.isWritable = false
+            channel.pipeline.fireChannelWritabilityChanged()
+            loop.advanceTime(by: .milliseconds(6999))
+            #expect(channel.isActive)
+            loop.advanceTime(by: .milliseconds(1))
+            #expect(!channel.isActive)
+        }()
+        #expect(service.slowReaders.closedConnections == 1)
+        try await TestSupport.withRouter(service) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("stopkiosk_slow_readers_closed_total 1"), "\(text)")
+            }
+        }
     }
 }

@@ -89,16 +89,17 @@ public final class BlockingWork: Sendable {
     private func startThreadsOnce() {
         let queue = self.queue
         let niceness = self.niceness
-        for index in 0..<threads {
-            let thread = Thread {
+        for _ in 0..<threads {
+            Thread {
+                // Named from inside (as `ps -L` and debuggers show it; at most 15 bytes): Foundation does not pass
+                // a name set before `start` on to the thread on Linux.
+                Thread.current.name = "kiosk-blocking"
                 if niceness > 0 {
                     // On Linux a nice value belongs to a thread: 0 names the calling one.
                     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
                 }
                 queue.work()
-            }
-            thread.name = "stopkiosk-blocking-\(index)"
-            thread.start()
+            }.start()
         }
     }
 }
