@@ -48,9 +48,14 @@ final class NowCache: Sendable {
         var current = Minute(number: .min, feedHash: "")
         /// The next minute's answers, while they are rendered ahead.
         var next: Minute?
+        /// Seconds before the end of a minute when rendering ahead starts: `leadSeconds`, doubled (up to
+        /// `maxLeadSeconds`) after a minute whose answers were not all rendered ahead before it turned.
+        var lead: Double
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// The earliest rendering ahead starts (a city of 10,000 stops on a busy machine needs more than 20 s).
+    static let maxLeadSeconds = 50.0
     let byteLimit: Int
     /// Seconds before the end of a minute when rendering ahead starts.
     let leadSeconds: Double
@@ -59,6 +64,7 @@ final class NowCache: Sendable {
     init(byteLimit: Int = 128 << 20, leadSeconds: Double = 20) {
         self.byteLimit = byteLimit
         self.leadSeconds = leadSeconds
+        self.state = Mutex(State(lead: leadSeconds))
     }
 
     var count: Int { state.withLock { $0.current.entries.count } }
@@ -152,13 +158,19 @@ final class NowCache: Sendable {
         return compact
     }
 
-    /// Starts rendering the next minute's answers when `now` is within `leadSeconds` of the end of `minute`
-    /// (once per minute). `stillCurrent` says whether the database is still the one in service.
+    /// Seconds before the end of a minute when rendering ahead starts now.
+    var currentLeadSeconds: Double { state.withLock { $0.lead } }
+
+    /// Starts rendering the next minute's answers when `now` is within the lead (`leadSeconds`, more after a
+    /// minute that turned before they were all rendered) of the end of `minute` (once per minute). `stillCurrent`
+    /// says whether the database is still the one in service.
     func renderAheadIfDue(now: Date, minute: Int64, feedHash: String, stillCurrent: @escaping @Sendable () -> Bool) {
         let secondsLeft = Double(minute + 1) * 60 - now.timeIntervalSince1970
-        guard secondsLeft > 0, secondsLeft <= leadSeconds else { return }
+        guard secondsLeft > 0 else { return }
         let work: [(String, Render)]? = state.withLock { state in
-            guard state.current.number == minute, state.current.feedHash == feedHash, state.next == nil else {
+            guard secondsLeft <= state.lead, state.current.number == minute, state.current.feedHash == feedHash,
+                state.next == nil
+            else {
                 return nil
             }
             state.next = Minute(number: minute + 1, feedHash: feedHash)
@@ -172,12 +184,18 @@ final class NowCache: Sendable {
                 let answer = Self.stored(rendered)
                 let size = answer.body.readableBytes
                 let stop = state.withLock { state -> Bool in
-                    // Too late (the minute turned without it) or the database changed: stop here.
-                    guard var next = state.next, next.number == minute + 1 else { return true }
-                    if state.current.bytes + next.bytes + size <= byteLimit {
-                        next.entries[key] = Entry(answer: answer, render: render)
-                        next.bytes += size
-                        state.next = next
+                    // Too late (the minute turned without it) or the database changed: stop here, and start
+                    // earlier next time if it was the minute that turned.
+                    guard state.next?.number == minute + 1 else {
+                        if state.current.number == minute + 1 && state.current.feedHash == feedHash {
+                            state.lead = min(Self.maxLeadSeconds, state.lead * 2)
+                        }
+                        return true
+                    }
+                    // In place: a copy of the minute taken out and put back would copy its table per answer.
+                    if state.current.bytes + state.next!.bytes + size <= byteLimit {
+                        state.next!.entries[key] = Entry(answer: answer, render: render)
+                        state.next!.bytes += size
                     }
                     return false
                 }
