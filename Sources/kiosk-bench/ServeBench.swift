@@ -39,6 +39,18 @@ struct ServeBench: ParsableCommand {
     @Option(help: "Random seed of the stop picks.")
     var seed: UInt64 = 42
 
+    @Option(help: "Accept-Encoding sent with every request (\"\" for none: the identity answers).")
+    var acceptEncoding = "gzip"
+
+    @Option(
+        help:
+            "Seconds of /api/v1/stops/{random} and /s/{random code} before the runs, so the server's shared \"now\" answers are all rendered (and rendered ahead) once.")
+    var warmUpSeconds = 60
+
+    @Option(
+        name: .customLong("routes"), help: "The routes to measure besides /health, comma-separated: api, page, at.")
+    var routeKeys = "api,page,at"
+
     func run() throws {
         guard let wrk = Measure.which("wrk") else { throw ValidationError("wrk is not installed (run kiosk/setup.sh)") }
         let kiosk = Measure.siblingKiosk()
@@ -63,23 +75,27 @@ struct ServeBench: ParsableCommand {
             return "\(date)T" + String(format: "%02d:%02d", minute / 60, minute % 60)
         }
         // Each route against /health (the first), with what the issue asks of it.
-        let scripts: [(name: String, paths: [String], target: String)] = [
-            ("/health", ["/health"], ""),
+        let chosen = Set(routeKeys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let allScripts: [(name: String, key: String, paths: [String], target: String)] = [
+            ("/health", "health", ["/health"], ""),
             (
-                "/api/v1/stops/{random}", stopIDs.map { "/api/v1/stops/" + PercentEncoding.encode($0) },
+                "/api/v1/stops/{random}", "api", stopIDs.map { "/api/v1/stops/" + PercentEncoding.encode($0) },
                 " (target ≥ 0.50, p99 ≤ 20 ms)"
             ),
-            ("/s/{random code}", labelValues.map { "/s/" + PercentEncoding.encode($0) }, " (target ≥ 0.40)"),
+            ("/s/{random code}", "page", labelValues.map { "/s/" + PercentEncoding.encode($0) }, " (target ≥ 0.40)"),
             (
-                "/api/v1/stops/{random}?at={random}",
+                "/api/v1/stops/{random}?at={random}", "at",
                 zip(stopIDs.prefix(times.count), times).map { "/api/v1/stops/\(PercentEncoding.encode($0))?at=\($1)" },
                 ""
             ),
         ]
+        let scripts = allScripts.filter { $0.key == "health" || chosen.contains($0.key) }.map {
+            (name: $0.name, paths: $0.paths, target: $0.target)
+        }
         var scriptPaths: [String: String] = [:]
         for (index, script) in scripts.enumerated() {
             let path = work.appendingPathComponent("paths-\(index).lua").path
-            try Self.luaScript(paths: script.paths, seed: seed &+ UInt64(index)).write(
+            try Self.luaScript(paths: script.paths, seed: seed &+ UInt64(index), acceptEncoding: acceptEncoding).write(
                 toFile: path, atomically: true, encoding: .utf8)
             scriptPaths[script.name] = path
         }
@@ -87,8 +103,19 @@ struct ServeBench: ParsableCommand {
             kiosk: kiosk, db: db, at: "\(date)T07:55", work: work)
         defer { server.stop() }
         print(
-            "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up"
+            "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up of \(warmUpSeconds) s, Accept-Encoding: \(acceptEncoding.isEmpty ? "(none)" : acceptEncoding)"
         )
+        if warmUpSeconds > 0 {
+            let warmUp = work.appendingPathComponent("warm-up.lua").path
+            let warmPaths = scripts.filter { $0.name == "/api/v1/stops/{random}" || $0.name == "/s/{random code}" }
+                .flatMap(\.paths)
+            if !warmPaths.isEmpty {
+                try Self.luaScript(paths: warmPaths, seed: seed &+ 7, acceptEncoding: acceptEncoding).write(
+                    toFile: warmUp, atomically: true, encoding: .utf8)
+                let result = try wrkRun(wrk, script: warmUp, base: server.base, seconds: warmUpSeconds)
+                print("  warm-up: \(result.requests) requests in \(warmUpSeconds) s, \(server.nowCacheSummary())")
+            }
+        }
 
         var results: [String: [WrkResult]] = [:]
         for run in 0...runs {
@@ -112,12 +139,19 @@ struct ServeBench: ParsableCommand {
                         ? "" : ", ratio to /health \(Self.minMedian(ratios, "%.2f"))\(script.target)")
                     + ", errors \(rows.map(\.errors).reduce(0, +))")
         }
+        print("  after the runs: \(server.nowCacheSummary())")
+        if let first = scripts.first(where: { $0.name == "/api/v1/stops/{random}" })?.paths.first {
+            print("  \(first): \(server.bodySizes(first, acceptEncoding: acceptEncoding))")
+        }
 
         guard requests > 0 else { return }
         // Memory: after the runs above (warm), then over `requests` more stop views and pages, in bursts of at
         // most 10 s, stopping at the count or after 30 bursts.
         let mixed = work.appendingPathComponent("mixed.lua").path
-        try Self.luaScript(paths: scripts[1].paths + scripts[2].paths, seed: seed &+ 99).write(
+        try Self.luaScript(
+            paths: scripts.filter { $0.name != "/health" }.prefix(2).flatMap(\.paths), seed: seed &+ 99,
+            acceptEncoding: acceptEncoding
+        ).write(
             toFile: mixed, atomically: true, encoding: .utf8)
         let warm = server.residentMB()
         var peak = warm, served = 0, bursts = 0
@@ -137,16 +171,18 @@ struct ServeBench: ParsableCommand {
         String(format: format, values.min() ?? .nan) + " / " + String(format: format, Measure.median(values))
     }
 
-    /// A wrk script that asks for one of `paths` at random per request.
-    static func luaScript(paths: [String], seed: UInt64) -> String {
+    /// A wrk script that asks for one of `paths` at random per request, with `Accept-Encoding` when given.
+    static func luaScript(paths: [String], seed: UInt64, acceptEncoding: String = "") -> String {
         let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
+        let headers = acceptEncoding.isEmpty ? "nil" : "{[\"Accept-Encoding\"] = \"\(acceptEncoding)\"}"
         return """
             local paths = {
             \(list)
             }
+            local headers = \(headers)
             math.randomseed(\(seed % 1_000_000_007))
             request = function()
-              return wrk.format("GET", paths[math.random(#paths)])
+              return wrk.format("GET", paths[math.random(#paths)], headers)
             end
 
             """
@@ -235,6 +271,40 @@ final class ServerProcess {
                 "kiosk serve did not start: \((try? String(contentsOf: log, encoding: .utf8))?.prefix(500) ?? "")")
         }
         base = found
+    }
+
+    /// What `/metrics` says of the shared "now" answers (`stopkiosk_now_cache_bytes`, `…_answers`).
+    func nowCacheSummary() -> String {
+        let text = fetch("/metrics", headers: [])
+        func value(_ name: String) -> String {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }?.split(separator: " ").last.map(String.init)
+                ?? "?"
+        }
+        let bytes = Double(value("stopkiosk_now_cache_bytes")).map { String(format: "%.1f MB", $0 / 1_048_576) } ?? "?"
+        return "now cache \(bytes) stored, \(value("stopkiosk_now_cache_answers")) answers this minute"
+    }
+
+    /// The body's size as sent with and without `acceptEncoding`, and the `Content-Encoding` it came with.
+    func bodySizes(_ path: String, acceptEncoding: String) -> String {
+        func measure(_ headers: [String]) -> String {
+            let text = fetch(path, headers: headers + ["-o", "/dev/null", "-w", "%{size_download} bytes %{content_type}", "-D", "-"])
+            // (By `isNewline`: "\r\n" is one Character, which `split(separator: "\n")` would not cut.)
+            let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+            let encoding = lines.first { $0.lowercased().hasPrefix("content-encoding:") }
+            let tail = lines.last ?? "?"
+            return tail + (encoding.map { ", " + $0.trimmingCharacters(in: .whitespaces) } ?? "")
+        }
+        return "identity " + measure([])
+            + (acceptEncoding.isEmpty ? "" : "; with Accept-Encoding: \(acceptEncoding) " + measure(["-H", "Accept-Encoding: \(acceptEncoding)"]))
+    }
+
+    /// `curl -s` of a path on the server: its output, "" when curl is missing or fails.
+    func fetch(_ path: String, headers: [String]) -> String {
+        guard let curl = Measure.which("curl") else { return "" }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-curl-\(getpid())").path
+        defer { unlink(output) }
+        _ = try? Measure.spawn(curl, ["-s"] + headers + [base + path], stdoutPath: output)
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
     /// The server's resident memory now (`VmRSS`), in MB.
