@@ -90,6 +90,26 @@ public struct ServerSettings: Sendable, Equatable {
     /// `/kiosk/events` streams open at once, from everyone and from one client address (503 beyond).
     public var maxEventStreams = 64
     public var maxEventStreamsPerAddress = 4
+    /// A connection whose client takes none of the answer buffered for it (beyond the write buffer's mark) for this
+    /// many seconds is closed: a reader that trickles cannot keep its connection and its answer for ever.
+    public var slowReaderSeconds = 30
+    /// Per-client limits on the expensive endpoints (plans, spoken stop views, SVG maps), for a server with no
+    /// proxy in front: a token bucket per client address (an IPv6 address's /64) holding `…Burst` requests and
+    /// refilled at `…RequestsPerMinute`; past it `429` with `Retry-After`. A rate of 0 leaves that kind unlimited;
+    /// `rateLimits = false` all of them.
+    public var rateLimits = true
+    public var planRequestsPerMinute = 20
+    public var planBurst = 10
+    public var speechRequestsPerMinute = 20
+    public var speechBurst = 10
+    /// A stop page shows a map and opens line diagrams, a plan page a map per option: more than plans.
+    public var mapRequestsPerMinute = 120
+    public var mapBurst = 60
+    /// Client addresses the limits remember at most (idle ones go first, then the least recently seen).
+    public var rateLimitClients = 10_000
+    /// Peers (addresses or networks, `10.0.0.0/8`) whose `X-Real-IP` / `X-Forwarded-For` name the client: a
+    /// reverse proxy in front. Loopback by default (nginx on the same box); headers from anyone else are ignored.
+    public var trustedProxies = ["127.0.0.1", "::1"]
 
     public init() {}
 }

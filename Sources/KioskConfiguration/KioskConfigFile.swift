@@ -39,7 +39,9 @@ public enum KioskConfigFile {
         "server": [
             "host", "port", "cors_origins", "cache_seconds", "idle_connection_seconds", "max_url_bytes",
             "max_header_bytes", "max_body_bytes", "reload_check_milliseconds", "scan_source", "max_connections",
-            "max_event_streams", "max_event_streams_per_address",
+            "max_event_streams", "max_event_streams_per_address", "slow_reader_seconds", "rate_limits",
+            "plan_requests_per_minute", "plan_burst", "speech_requests_per_minute", "speech_burst",
+            "map_requests_per_minute", "map_burst", "rate_limit_clients", "trusted_proxies",
         ],
         "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers"],
         "update": ["gtfs_url", "headers"],
@@ -255,11 +257,7 @@ public enum KioskConfigFile {
     /// `[realtime]`: each feed a file path or an http(s):// URL, the poll interval, the mode and request headers.
     static func readRealtime(_ table: TOMLTable, reader: Reader) throws(KioskConfigError) -> RealtimeSettings {
         var settings = RealtimeSettings()
-        for (key, path) in [
-            ("trip_updates", \RealtimeSettings.tripUpdates), ("alerts", \RealtimeSettings.alerts),
-            ("vehicle_positions", \RealtimeSettings.vehiclePositions),
-        ] {
-            guard let v = try reader.string(table, key, prefix: "realtime.") else { continue }
+        func source(_ v: String, key: String) throws(KioskConfigError) -> String {
             if v.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw reader.error(
                     "realtime.\(key)", "is empty; give a file path or an http(s):// URL, or leave the key out")
@@ -270,7 +268,32 @@ public enum KioskConfigFile {
                         "realtime.\(key)", "\"\(clean(v))\" is neither a file path nor an http:// or https:// URL")
                 }
             }
-            settings[keyPath: path] = v
+            return v
+        }
+        for (key, path) in [
+            ("trip_updates", \RealtimeSettings.tripUpdates), ("vehicle_positions", \RealtimeSettings.vehiclePositions),
+        ] {
+            guard let v = try reader.string(table, key, prefix: "realtime.") else { continue }
+            settings[keyPath: path] = try source(v, key: key)
+        }
+        // `alerts`: one source, or a list of them (the agency's feed and the staff messages file).
+        if let value = table["alerts"], value.array != nil {
+            guard let list = try reader.strings(table, "alerts", prefix: "realtime."), !list.isEmpty else {
+                throw reader.error(
+                    "realtime.alerts", "is an empty list; give file paths or http(s):// URLs, or leave the key out")
+            }
+            for (index, v) in list.enumerated() {
+                if v.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                    throw reader.error("realtime.alerts[\(index)]", "contains control characters")
+                }
+                let checked = try source(v, key: "alerts[\(index)]")
+                if settings.alertFeeds.contains(checked) {
+                    throw reader.error("realtime.alerts[\(index)]", "\"\(clean(v))\" is already in the list")
+                }
+                settings.alertFeeds.append(checked)
+            }
+        } else if let v = try reader.string(table, "alerts", prefix: "realtime.") {
+            settings.alertFeeds = [try source(v, key: "alerts")]
         }
         if let v = try reader.int(table, "poll_seconds", RealtimeSettings.pollSecondsRange, prefix: "realtime.") {
             settings.pollSeconds = v
@@ -395,6 +418,24 @@ public enum KioskConfigFile {
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text, maxLength: 60) }
 
+    /// An IPv4 or IPv6 address, optionally with a prefix length (`10.0.0.0/8`, `fd00::/8`).
+    static func isAddressOrNetwork(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = parts.first else { return false }
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        let bits: Int
+        if inet_pton(AF_INET, String(first), &v4) == 1 {
+            bits = 32
+        } else if inet_pton(AF_INET6, String(first), &v6) == 1 {
+            bits = 128
+        } else {
+            return false
+        }
+        guard parts.count == 2 else { return true }
+        return Int(parts[1]).map { (0...bits).contains($0) } ?? false
+    }
+
     static func readServer(
         _ table: TOMLTable, _ reader: Reader, into server: inout ServerSettings
     )
@@ -436,6 +477,32 @@ public enum KioskConfigFile {
         if let v = try reader.int(table, "max_event_streams", 1...100_000, prefix: p) { server.maxEventStreams = v }
         if let v = try reader.int(table, "max_event_streams_per_address", 1...100_000, prefix: p) {
             server.maxEventStreamsPerAddress = v
+        }
+        if let v = try reader.int(table, "slow_reader_seconds", 1...3600, prefix: p) { server.slowReaderSeconds = v }
+        if let v = try reader.bool(table, "rate_limits", prefix: p) { server.rateLimits = v }
+        if let v = try reader.int(table, "plan_requests_per_minute", 0...100_000, prefix: p) {
+            server.planRequestsPerMinute = v
+        }
+        if let v = try reader.int(table, "plan_burst", 1...100_000, prefix: p) { server.planBurst = v }
+        if let v = try reader.int(table, "speech_requests_per_minute", 0...100_000, prefix: p) {
+            server.speechRequestsPerMinute = v
+        }
+        if let v = try reader.int(table, "speech_burst", 1...100_000, prefix: p) { server.speechBurst = v }
+        if let v = try reader.int(table, "map_requests_per_minute", 0...100_000, prefix: p) {
+            server.mapRequestsPerMinute = v
+        }
+        if let v = try reader.int(table, "map_burst", 1...100_000, prefix: p) { server.mapBurst = v }
+        if let v = try reader.int(table, "rate_limit_clients", 100...10_000_000, prefix: p) {
+            server.rateLimitClients = v
+        }
+        if let v = try reader.strings(table, "trusted_proxies", prefix: p) {
+            for (i, proxy) in v.enumerated() where !isAddressOrNetwork(proxy) {
+                throw reader.error(
+                    "server.trusted_proxies[\(i)]",
+                    "must be an IP address or network such as \"127.0.0.1\", \"::1\" or \"10.0.0.0/8\", not \"\(clean(proxy))\""
+                )
+            }
+            server.trustedProxies = v
         }
         if let v = try reader.string(table, "scan_source", prefix: p) {
             guard ["camera", "demo", "off"].contains(v) || v.hasPrefix("/") else {

@@ -36,15 +36,24 @@ public final class WebService: Sendable {
     let speech: SpeechQueue
     /// Where journey plans are made: at most one per core at once, off the request threads, a short queue, else 503.
     public let plans = PlanAdmission()
+    /// Where the other blocking work runs (database reads, searches, pictures, pages): threads of its own, one per
+    /// core, a short queue, else 503; `/health` and the shared "now" answers never wait for it.
+    public let blocking = BlockingWork()
+    /// Connections closed because their client took none of its answer for `[server] slow_reader_seconds`.
+    public let slowReaders = SlowReaderStatistics()
     /// Sent as `X-Served-By` on every answer when set (`kiosk serve --instance`).
     public let instanceName: String?
+    /// The per-client limits on plans, speech and maps (`[server] rate_limits`).
+    let rateLimiter: ClientRateLimiter
 
     public init(
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
         metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() },
-        live: LiveFeedPolling? = nil, speechWaitingLimit: Int = 16, instanceName: String? = nil
+        live: LiveFeedPolling? = nil, speechWaitingLimit: Int = 16, instanceName: String? = nil,
+        rateLimitClock: (@Sendable () -> Double)? = nil
     ) throws {
         self.instanceName = instanceName
+        self.rateLimiter = ClientRateLimiter(settings: config.server, now: rateLimitClock ?? ClientRateLimiter.uptime)
         self.live = live
         self.speech = SpeechQueue(maxWaiting: speechWaitingLimit)
         self.config = config
@@ -90,11 +99,18 @@ public final class WebService: Sendable {
         if let instanceName { router.add(middleware: InstanceHeaderMiddleware(name: instanceName)) }
         router.add(middleware: AccessLogMiddleware(logger: logger))
         router.add(middleware: metrics.middleware)
+        // Outside the error answers, so problem+json is compressed too; it answers If-None-Match for either variant.
+        router.add(middleware: CompressionMiddleware())
+        if rateLimiter.isActive {
+            router.add(
+                middleware: ClientRateLimitMiddleware(
+                    limiter: rateLimiter, addresses: ClientAddressResolver(trustedProxies: config.server.trustedProxies),
+                    problems: ProblemMiddleware(pages: pages, config: config), metrics: metrics))
+        }
         router.add(middleware: ProblemMiddleware(pages: pages, config: config))
         router.add(middleware: RequestLimitsMiddleware(settings: config.server))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: CORSAllowListMiddleware(origins: config.server.corsOrigins))
-        router.add(middleware: ConditionalGetMiddleware())
         APIRoutes(service: self).register(on: router)
         PageRoutes(service: self).register(on: router)
         TimetablePageRoutes(service: self).register(on: router)
@@ -118,7 +134,7 @@ public final class WebService: Sendable {
             router: router(),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [ConnectionPersistenceHandler.Installer()],
+                    additionalChannelHandlers: [ConnectionPersistenceHandler.Installer(), self.slowReaderGuard()],
                     idleTimeout: .seconds(Int64(server.idleConnectionSeconds)), httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,
