@@ -36,7 +36,8 @@ struct KioskRoutes {
         router.resource("/kiosk.js") { _, _ in
             Responses.body(KioskScript.javascript, contentType: "text/javascript; charset=utf-8", cacheSeconds: 300)
         }
-        router.resource("/kiosk/board") { request, _ in try board(request) }
+        // The board renders a stop view: on the blocking pool, as the stop page does.
+        router.blockingResource("/kiosk/board", on: service.blocking) { request, _ in try board(request) }
         router.resource("/kiosk/events") { _, context in try events(from: context.remoteAddress) }
     }
 
