@@ -28,7 +28,9 @@ import Testing
         cache.keep(Self.answer("c"), for: "c", minute: 101, feedHash: "f1") { _ in Self.answer("c") }
         cache.renderAheadIfDue(now: Date(timeIntervalSince1970: 6085), minute: 101, feedHash: "f1") { true }
         cache.waitForRenderingAhead()
-        #expect(cache.renderedAheadCount == 1)
+        // Every answer of minute 101 is ready for 102: "c", and "b" too when it happened to be rendered ahead before
+        // "a" turned the minute (the order of a dictionary's entries differs from run to run).
+        #expect(cache.count >= 1 && cache.renderedAheadCount == cache.count)
         #expect(cache.currentLeadSeconds == 40, "rendered in time: the lead stays")
     }
 
