@@ -10,7 +10,8 @@ import TransitStore
 @Suite struct RouteMapSVGTests {
     /// Boxes of the drawn stop names, measured from the SVG itself with the renderer's own generous width per
     /// character (0.64 em: DejaVu Sans averages about 0.55 em, capitals and wide letters up to 0.7 em).
-    static func nameBoxes(_ svg: ParsedSVG) -> [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)] {
+    static func nameBoxes(_ svg: ParsedSVG) -> [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    {
         var inNames = false
         var boxes: [(String, Double, Double, Double, Double)] = []
         for element in svg.elements {
@@ -30,7 +31,9 @@ import TransitStore
         return boxes
     }
 
-    static func overlapping(_ boxes: [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)]) -> [String] {
+    static func overlapping(
+        _ boxes: [(text: String, minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    ) -> [String] {
         var pairs: [String] = []
         for i in boxes.indices {
             for j in boxes.indices where j > i {
@@ -65,7 +68,9 @@ import TransitStore
         let names = Self.nameBoxes(svg).map(\.text)
         #expect(Set(names) == ["Norte", "Centro <&> \"Plaza\"", "Sur"], "\(names)")
         #expect(text.contains("Your stop: Centro &lt;&amp;&gt; &quot;Plaza&quot;"))
-        #expect(text.contains("1. Norte [101]") && text.contains("2. Centro &lt;&amp;&gt; &quot;Plaza&quot; [102] ◀ you are here"))
+        #expect(
+            text.contains("1. Norte [101]")
+                && text.contains("2. Centro &lt;&amp;&gt; &quot;Plaza&quot; [102] ◀ you are here"))
         // Without the legend: the same title and description, no list drawn under the map.
         let bare = try ParsedSVG.parse(RouteMapSVG.render(map, language: .en, legend: false))
         #expect(bare.all("desc").first?.text == svg.all("desc").first?.text)
@@ -79,6 +84,23 @@ import TransitStore
         #expect(svg.all("polyline").contains { $0.attributes["stroke-dasharray"] != nil })
         #expect(text.contains("sin trazado en los datos"))
         #expect(!text.contains("#D50000"))  // asked for from no stop: nothing highlighted
+        // The legend fits the picture: its long notice is wrapped, not run off the right edge, and says it all.
+        let width = try #require(svg.elements.first { $0.name == "svg" }.flatMap { svg.number($0, "width") })
+        var inLegend = false
+        var legend: [String] = []
+        for element in svg.elements {
+            if element.name == "g" { inLegend = element.attributes["class"] == "legend" }
+            guard inLegend, element.name == "text", let x = svg.number(element, "x"),
+                let size = svg.number(element, "font-size")
+            else { continue }
+            #expect(x + Double(element.text.count) * 0.64 * size <= width, "\(element.text) runs past \(width) px")
+            legend.append(element.text)
+        }
+        let words = { (text: String) in text.split(whereSeparator: \.isWhitespace) }
+        let notice = try #require(
+            RouteMapSVG.textLines(map, language: .es).first { $0.contains("sin trazado en los datos") })
+        #expect(
+            words(legend.joined(separator: " ")).joined(separator: " ").contains(words(notice).joined(separator: " ")))
     }
 
     @Test(.enabled(if: Raster.available, "rsvg-convert (librsvg2-bin) is not installed: kiosk/setup.sh installs it"))

@@ -103,7 +103,9 @@ public enum RouteMapSVG {
         // Dots in a coarse grid, so each candidate box only checks the dots near it.
         let cell = 40.0
         var grid: [Int: [Int]] = [:]
-        func cellKey(_ x: Double, _ y: Double) -> Int { Int((y / cell).rounded(.down)) * 10_000 + Int((x / cell).rounded(.down)) }
+        func cellKey(_ x: Double, _ y: Double) -> Int {
+            Int((y / cell).rounded(.down)) * 10_000 + Int((x / cell).rounded(.down))
+        }
         for (i, p) in points.enumerated() { grid[cellKey(p.x, p.y), default: []].append(i) }
         // A name already drawn near by (the other direction's platform, a station's platforms) is not drawn again.
         var namedAt: [String: [(x: Double, y: Double)]] = [:]
@@ -130,13 +132,17 @@ public enum RouteMapSVG {
                 let label = Label(text: text, x: x, y: y, anchor: anchor, box: box)
                 if placed.contains(where: { $0.label.overlaps(box) }) { continue }
                 var hitsDot = false
-                let cx0 = Int(((box.minX - dot) / cell).rounded(.down)), cx1 = Int(((box.maxX + dot) / cell).rounded(.down))
-                let cy0 = Int(((box.minY - dot) / cell).rounded(.down)), cy1 = Int(((box.maxY + dot) / cell).rounded(.down))
+                let cx0 = Int(((box.minX - dot) / cell).rounded(.down)),
+                    cx1 = Int(((box.maxX + dot) / cell).rounded(.down))
+                let cy0 = Int(((box.minY - dot) / cell).rounded(.down)),
+                    cy1 = Int(((box.maxY + dot) / cell).rounded(.down))
                 search: for cy in cy0...cy1 {
                     for cx in cx0...cx1 {
                         for j in grid[cy * 10_000 + cx] ?? [] where j != i {
                             let q = points[j]
-                            if q.x + dot > box.minX && q.x - dot < box.maxX && q.y + dot > box.minY && q.y - dot < box.maxY {
+                            if q.x + dot > box.minX && q.x - dot < box.maxX && q.y + dot > box.minY
+                                && q.y - dot < box.maxY
+                            {
                                 hitsDot = true
                                 break search
                             }
@@ -189,7 +195,8 @@ public enum RouteMapSVG {
         let browse = { (message: BrowseMessage) in message.text(language) }
         let (projection, mapHeight) = layout(for: map)
         let list = textLines(map, language: language)
-        let legendHeight = legend ? 22.0 * Double(list.count) + 24 : 0
+        let drawnLegend = legend ? legendLines(list) : []
+        let legendHeight = legend ? 22.0 * Double(drawnLegend.count) + 24 : 0
         var svg = SVGWriter(width: width, height: mapHeight + legendHeight)
         svg.raw(
             "<rect x=\"0\" y=\"0\" width=\"\(SVGText.number(width))\" height=\"\(SVGText.number(mapHeight))\" fill=\"#F4F1EA\"/>\n"
@@ -261,8 +268,8 @@ public enum RouteMapSVG {
         if legend {
             svg.raw("<g class=\"legend\">\n")
             var y = mapHeight + 26
-            for line in list {
-                svg.text(line, x: 20, y: y, size: 14, weight: line.hasPrefix("  ") ? nil : "bold")
+            for line in drawnLegend {
+                svg.text(line.text, x: 20, y: y, size: Self.legendSize, weight: line.bold ? "bold" : nil)
                 y += 22
             }
             svg.raw("</g>\n")
@@ -272,6 +279,35 @@ public enum RouteMapSVG {
             browse(.routeMapDescription(route: map.route.label, paths: map.lines.count, stops: map.stops.count)) + " "
             + list.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
         return svg.document(title: browse(.routeMapTitle(route: label)), description: description, language: language)
+    }
+}
+
+extension RouteMapSVG {
+    static let legendSize = 14.0
+
+    /// The legend's lines wrapped to the picture's width (at the renderer's generous 0.64 em a character, 20 px
+    /// margins), a continuation indented under its line; headings (lines not indented) bold.
+    static func legendLines(_ list: [String]) -> [(text: String, bold: Bool)] {
+        let limit = Int((width - 40) / (0.64 * legendSize))
+        var lines: [(String, Bool)] = []
+        for line in list {
+            let indent = String(line.prefix { $0 == " " })
+            var prefix = indent
+            var words = ""
+            for word in line.dropFirst(indent.count).split(separator: " ") {
+                if words.isEmpty {
+                    words = String(word)
+                } else if prefix.count + words.count + 1 + word.count <= limit {
+                    words += " " + word
+                } else {
+                    lines.append((String((prefix + words).prefix(limit)), indent.isEmpty))
+                    prefix = indent + "  "
+                    words = String(word)
+                }
+            }
+            lines.append((String((prefix + words).prefix(limit)), indent.isEmpty))
+        }
+        return lines
     }
 }
 
