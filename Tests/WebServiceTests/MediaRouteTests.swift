@@ -170,6 +170,53 @@ import FoundationXML
     }
 
     /// The `src` attributes of a page, with the HTML escaping of `&` undone.
+    /// The plan page's journey maps are of the plan it shows: an arrive-by plan's options (their first departure),
+    /// a step-free plan's (or, when it has none, the ordinary options it offers beside it).
+    @Test func thePlanPagesMapsAreOfTheArriveByAndStepFreePlan() async throws {
+        try await TestSupport.withRouter(try TestSupport.service()) { client in
+            func embeddedMaps(_ page: String) async throws -> [String] {
+                try await client.execute(uri: page, method: .get) { response in
+                    #expect(response.status == .ok, "\(page)")
+                    return Self.sources(in: String(buffer: response.body)).filter {
+                        $0.hasPrefix("/api/v1/plan/map.svg?")
+                    }
+                }
+            }
+            func get(_ uri: String) async throws -> String {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri): \(String(buffer: response.body).prefix(300))")
+                    return String(buffer: response.body)
+                }
+            }
+            let arriving = try await embeddedMaps("/plan?from=1091&to=1011&at=2026-11-25T09:00&when=arrive&lang=en")
+            let first = try #require(arriving.first { $0.contains("option=1&") })
+            #expect(
+                first.contains("arrive_by=2026-11-25T09%3A00") || first.contains("arrive_by=2026-11-25T09:00"),
+                "\(first)")
+            // The same query as JSON: its first option's first step leaves at the time the map's first point shows.
+            let query = try #require(first.split(separator: "?", maxSplits: 1).last)
+            let json = try await get("/api/v1/plan?" + query)
+            let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            #expect(plan["arrive_by"] != nil)
+            let options = try #require(plan["options"] as? [[String: Any]])
+            let legs = try #require(options.first?["legs"] as? [[String: Any]])
+            let leaves = try #require(legs.first?["departure"] as? String)
+            let map = try await get(first.replacingOccurrences(of: "legend=none", with: "legend=full"))
+            #expect(map.contains(">1. " + leaves.dropFirst(11).prefix(5)), "the map's first point is not at \(leaves)")
+
+            let stepFree = try await get("/api/v1/plan?from=1091&to=1011&at=2026-11-25T08:00&wheelchair=true")
+            let hasStepFreeOptions = stepFree.contains("\"options\" : [\n    {")
+            let maps = try await embeddedMaps("/plan?from=1091&to=1011&at=2026-11-25T08:00&wheelchair=on&lang=en")
+            #expect(!maps.isEmpty)
+            for uri in maps {
+                // Step-free options are drawn from the step-free plan; the ordinary ones offered instead, from the plan
+                // without the choice.
+                #expect(uri.contains("wheelchair=true") == hasStepFreeOptions, "\(uri)")
+                _ = try await get(uri)
+            }
+        }
+    }
+
     static func sources(in html: String) -> [String] {
         html.components(separatedBy: " src=\"").dropFirst().compactMap { rest in
             rest.split(separator: "\"", maxSplits: 1).first.map {

@@ -109,7 +109,8 @@ struct MediaRoutes {
         }
     }
 
-    /// `GET /api/v1/plan/map.svg?from=&to=&at=&max_transfers=&option=&lang=&legend=full|none`: option N (from 1)
+    /// `GET /api/v1/plan/map.svg?from=&to=&at=&arrive_by=&wheelchair=&max_transfers=&option=&lang=&legend=full|none`:
+    /// option N (from 1)
     /// of the plan `/api/v1/plan` answers for the same query, drawn as `kiosk plan --map` draws it; with
     /// `legend=none` without the numbered list under it (the plan page shows that list as text).
     func journeyMap(_ request: Request) throws -> Response {
@@ -121,9 +122,13 @@ struct MediaRoutes {
         let option = try query.int("option", in: 1...20) ?? 1
         let database = service.databases.current()
         let at = try query.instant(in: database.timeZone, now: service.now())
+        let (options, earliest) = try query.planOptions(in: database.timeZone, at: at, now: service.now())
         do {
+            // The plan `/api/v1/plan` answers for the same query: arrive-by, step-free and live times included.
             let plan = try JourneyPlanning.plan(
-                from: from, to: to, at: at.date, maxTransfers: maxTransfers, database: database, config: service.config)
+                from: from, to: to, at: earliest, maxTransfers: maxTransfers, database: database,
+                config: service.config,
+                options: options, live: service.live?.live, now: service.now())
             guard option <= plan.options.count else {
                 throw Problem.notFound(
                     plan.options.isEmpty

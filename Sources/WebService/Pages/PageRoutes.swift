@@ -540,7 +540,7 @@ struct PageRoutes {
                 let plan = try JourneyPlanning.plan(
                     from: from, to: to, at: earliest, maxTransfers: service.config.maxTransfers, database: database,
                     config: service.config, options: options, live: service.live?.live, now: service.now())
-                result = Self.planModel(plan, language: lang) { option in
+                result = Self.planModel(plan, language: lang) { plan, option in
                     // The journey map's numbered points, under the picture as text that a phone shows at a
                     // readable size; a map that cannot be made only loses its caption.
                     guard let map = try? database.journeyMap(plan, option: option) else { return [] }
@@ -585,54 +585,62 @@ struct PageRoutes {
     }
 
     static func planModel(
-        _ plan: JourneyPlan, language lang: Language, points: (Int) -> [String] = { _ in [] }
+        _ plan: JourneyPlan, language lang: Language, points: (JourneyPlan, Int) -> [String] = { _, _ in [] }
     ) -> PlanPage.Result {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
-        func model(_ options: [JourneyOption]) -> [PlanPage.Option] {
-        options.enumerated().map { number, option in
-            let transfers =
-                option.transfers == 0 ? Message.direct.text(lang) : Message.transferCount(option.transfers).text(lang)
-            let numbered = points(number)
-            return PlanPage.Option(
-                summary: Message.option(
-                    number: number + 1, departure: clock(option.departure), arrival: clock(option.arrival),
-                    minutes: option.durationMinutes, transfers: transfers
-                ).text(lang),
-                map: StopPage.Picture(
-                    href: StopLinks.journeyMap(plan, option: number + 1, language: lang),
-                    alt: Message.journeyMapTitle(option: number + 1, from: plan.from.name, to: plan.to.name).text(lang)),
-                points: numbered, has_points: !numbered.isEmpty,
-                legs: option.legs.map { step in
-                    switch step.kind {
-                    case .walk:
-                        return PlanPage.Leg(
-                            colourClass: nil, label: nil, href: nil, linkLabel: nil,
-                            text: "\(clock(step.departure)) "
-                                + Message.walkTo(minutes: step.minutes, stop: FeedText.shown(step.to.name)).text(lang))
-                    case .ride:
-                        return PlanPage.Leg(
-                            colourClass: step.route.map(RouteColours.className),
-                            label: step.route.map { FeedText.shown($0.label, limit: 40) },
-                            href: step.route.map { RouteLinks.page($0, from: step.from, language: lang) },
-                            linkLabel: step.route.map {
-                                BrowseMessage.routeLink(FeedText.shown($0.label, limit: 40)).text(lang)
-                            },
-                            text: "\(clock(step.departure)) "
-                                + Message.take(
-                                    route: FeedText.shown(step.route?.label ?? "?", limit: 40),
-                                    headsign: FeedText.shown(step.headsign ?? ""), stop: FeedText.shown(step.from.name)
-                                ).text(lang)
-                                + (step.realtime.map {
-                                    "  " + JourneyPlanText.rideMark($0, scheduled: clock(step.departure), language: lang)
-                                } ?? "") + " · \(clock(step.realtime?.predictedArrival ?? step.arrival)) "
-                                + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0).text(
-                                    lang))
-                    }
-                })
+        // Each list of options with the plan its maps are drawn from: the ordinary journeys offered beside a
+        // step-free plan that found none are the options of a plan without the step-free choice.
+        func model(_ plan: JourneyPlan) -> [PlanPage.Option] {
+            plan.options.enumerated().map { number, option in
+                let transfers =
+                    option.transfers == 0
+                    ? Message.direct.text(lang) : Message.transferCount(option.transfers).text(lang)
+                let numbered = points(plan, number)
+                return PlanPage.Option(
+                    summary: Message.option(
+                        number: number + 1, departure: clock(option.departure), arrival: clock(option.arrival),
+                        minutes: option.durationMinutes, transfers: transfers
+                    ).text(lang),
+                    map: StopPage.Picture(
+                        href: StopLinks.journeyMap(plan, option: number + 1, language: lang),
+                        alt: Message.journeyMapTitle(option: number + 1, from: plan.from.name, to: plan.to.name).text(
+                            lang)),
+                    points: numbered, has_points: !numbered.isEmpty,
+                    legs: option.legs.map { step in
+                        switch step.kind {
+                        case .walk:
+                            return PlanPage.Leg(
+                                colourClass: nil, label: nil, href: nil, linkLabel: nil,
+                                text: "\(clock(step.departure)) "
+                                    + Message.walkTo(minutes: step.minutes, stop: FeedText.shown(step.to.name)).text(
+                                        lang))
+                        case .ride:
+                            return PlanPage.Leg(
+                                colourClass: step.route.map(RouteColours.className),
+                                label: step.route.map { FeedText.shown($0.label, limit: 40) },
+                                href: step.route.map { RouteLinks.page($0, from: step.from, language: lang) },
+                                linkLabel: step.route.map {
+                                    BrowseMessage.routeLink(FeedText.shown($0.label, limit: 40)).text(lang)
+                                },
+                                text: "\(clock(step.departure)) "
+                                    + Message.take(
+                                        route: FeedText.shown(step.route?.label ?? "?", limit: 40),
+                                        headsign: FeedText.shown(step.headsign ?? ""),
+                                        stop: FeedText.shown(step.from.name)
+                                    ).text(lang)
+                                    + (step.realtime.map {
+                                        "  "
+                                            + JourneyPlanText.rideMark(
+                                                $0, scheduled: clock(step.departure), language: lang)
+                                    } ?? "") + " · \(clock(step.realtime?.predictedArrival ?? step.arrival)) "
+                                    + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0).text(
+                                        lang))
+                        }
+                    })
+            }
         }
-        }
-        let options = model(plan.options)
+        let options = model(plan)
         var notes: [String] = []
         switch (plan.liveTimesUsed, plan.realtimeStatus) {
         case (true?, _): notes.append(PlanMessage.plansUseLiveTimes.text(lang))
@@ -644,7 +652,11 @@ struct PageRoutes {
             notes.append(PlanMessage.stepFreeOnly.text(lang))
             notes.append(PlanMessage.stepFreeUnknownValues.text(lang))
         }
-        let ordinary = plan.stepFree == true && options.isEmpty ? model(plan.withoutStepFree ?? []) : []
+        var ordinaryPlan = plan
+        ordinaryPlan.options = plan.withoutStepFree ?? []
+        ordinaryPlan.stepFree = nil
+        ordinaryPlan.withoutStepFree = nil
+        let ordinary = plan.stepFree == true && options.isEmpty ? model(ordinaryPlan) : []
         return PlanPage.Result(
             title: Message.journeyHeading(from: FeedText.shown(plan.from.name), to: FeedText.shown(plan.to.name)).text(
                 lang),

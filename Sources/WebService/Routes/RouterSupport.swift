@@ -125,12 +125,16 @@ enum StopLinks {
 
     /// The journey map of option `option` (from 1) of `plan`, asked for with the plan's own stops and instant so
     /// that it draws the option the page lists; without its legend, which the page shows as text.
+    /// The map of option `option` (from 1) of `plan`: the same query, so the same plan — its arrive-by moment and its
+    /// step-free choice too.
     static func journeyMap(_ plan: JourneyPlan, option: Int, language: Language) -> String {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
-        let at = String(LocalTime.iso8601(plan.at, in: zone).prefix(16))
+        let minute = { (date: Date) in PercentEncoding.encode(String(LocalTime.iso8601(date, in: zone).prefix(16))) }
         return
             "/api/v1/plan/map.svg?from=\(PercentEncoding.encode(plan.from.id))&to=\(PercentEncoding.encode(plan.to.id))"
-            + "&at=\(PercentEncoding.encode(at))&max_transfers=\(plan.maxTransfers)&option=\(option)&lang=\(language.rawValue)"
+            + "&at=\(minute(plan.at))&max_transfers=\(plan.maxTransfers)&option=\(option)&lang=\(language.rawValue)"
+            + (plan.arriveBy.map { "&arrive_by=\(minute($0))" } ?? "")
+            + (plan.stepFree == true ? "&wheelchair=true" : "")
             + "&legend=none"
     }
 }
