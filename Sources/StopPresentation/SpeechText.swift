@@ -48,7 +48,9 @@ public enum StopViewSpeech {
             sentences.append(say(.speechAlert(text)))
         }
         let alertCount = alerts.count + (view.alertsNotShown ?? 0)
-        if alertCount > alertLimit { sentences.append(say(.speechMoreAlerts(alertCount - min(alerts.count, alertLimit)))) }
+        if alertCount > alertLimit {
+            sentences.append(say(.speechMoreAlerts(alertCount - min(alerts.count, alertLimit))))
+        }
 
         if view.departures.contains(where: { $0.realtime?.state == .updated || $0.realtime?.state == .added }) {
             sentences.append(say(.speechLiveTimes))
@@ -146,20 +148,50 @@ public enum StopViewSpeech {
 }
 
 /// A journey plan as text for a speech synthesiser. The short form says the best option and how many others
-/// there are; the full form says every option.
+/// there are; the full form says every option. What the screen says of the plan is said too: arrive-by, live
+/// times (a live ride's predicted time and its delay, as the board says a departure's), step-free only, and the
+/// ordinary options offered when no step-free one exists.
 public enum JourneyPlanSpeech {
     public static func text(_ plan: JourneyPlan, language: Language, detail: SpeechDetail = .short) -> String {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let say = { (message: Message) in message.text(language) }
+        // The screen's sentences without its symbols (● ○) and with a heading's colon as a full stop.
+        let sayPlan = { (message: PlanMessage) in
+            var text = message.text(language).replacingOccurrences(of: "● ", with: "")
+            if text.hasSuffix(":") { text = String(text.dropLast()) + "." }
+            return text
+        }
         let clean = { (text: String) in SpeechText.clean(text) }
         let clock = { (date: Date) in SpeechText.clock(date, zone: zone, language: language) }
         var sentences = [say(.speechJourney(from: clean(plan.from.name), to: clean(plan.to.name)))]
-        if plan.options.isEmpty {
+        if let deadline = plan.arriveBy {
+            sentences.append(
+                sayPlan(.arrivingBy(LocalTime.clock(deadline, in: zone), earliest: LocalTime.clock(plan.at, in: zone)))
+                    + ".")
+        }
+        switch (plan.liveTimesUsed, plan.realtimeStatus) {
+        case (true?, _): sentences.append(sayPlan(.plansUseLiveTimes))
+        case (false?, _?):
+            sentences.append(sayPlan(.plansOnTimetableSince(plan.realtimeUnavailableSince.map(clock))))
+        default: break
+        }
+        var options = plan.options
+        if plan.stepFree == true {
+            sentences.append(sayPlan(.stepFreeOnly))
+            if options.isEmpty {
+                sentences.append(sayPlan(.noStepFreeJourney))
+                if let ordinary = plan.withoutStepFree, !ordinary.isEmpty {
+                    sentences.append(sayPlan(.ordinaryJourneysHeading))
+                    options = ordinary
+                }
+            }
+        }
+        if options.isEmpty {
             sentences.append(say(.speechNoJourney(maxTransfers: plan.maxTransfers)))
         }
         let shown = detail == .short ? 1 : 3
-        for (number, option) in plan.options.prefix(shown).enumerated() {
-            if detail == .full && plan.options.count > 1 { sentences.append(say(.speechOption(number + 1))) }
+        for (number, option) in options.prefix(shown).enumerated() {
+            if detail == .full && options.count > 1 { sentences.append(say(.speechOption(number + 1))) }
             sentences.append(
                 say(
                     .speechLeaveArrive(
@@ -170,16 +202,25 @@ public enum JourneyPlanSpeech {
                 case .walk:
                     sentences.append(say(.speechWalk(minutes: max(1, step.minutes), stop: clean(step.to.name))))
                 case .ride:
+                    var when = clock(step.realtime?.predictedDeparture ?? step.departure)
+                    if let live = step.realtime,
+                        let status = StopViewSpeech.status(
+                            DepartureRealtime(
+                                state: live.state, delaySeconds: live.delaySeconds,
+                                predictedTime: live.predictedDeparture))
+                    {
+                        when += ", " + say(status)
+                    }
                     sentences.append(
                         say(
                             .speechTake(
                                 route: clean(step.route?.label ?? "?"), headsign: clean(step.headsign ?? ""),
-                                stop: clean(step.from.name), when: clock(step.departure))))
+                                stop: clean(step.from.name), when: when)))
                     sentences.append(say(.speechGetOff(stop: clean(step.to.name), stops: step.stops ?? 1)))
                 }
             }
         }
-        if plan.options.count > shown { sentences.append(say(.speechMoreOptions(plan.options.count - shown))) }
+        if options.count > shown { sentences.append(say(.speechMoreOptions(options.count - shown))) }
         return sentences.joined(separator: " ")
     }
 }

@@ -197,6 +197,48 @@ import TransitModel
         )
     }
 
+    /// What the screen says of a plan is said too (issue 23): live times and a ride's delay, arrive-by, step-free,
+    /// and the ordinary options offered when no step-free one exists.
+    @Test func livePlansArriveByAndStepFreeAreSaid() {
+        var live = Self.plan
+        live.liveTimesUsed = true
+        live.realtimeStatus = .live
+        live.options[0].legs[2].realtime = RideRealtime(
+            state: .updated, delaySeconds: 240, predictedDeparture: Self.at.addingTimeInterval(37 * 60),
+            predictedArrival: Self.at.addingTimeInterval(58 * 60))
+        let es = JourneyPlanSpeech.text(live, language: .es)
+        #expect(es.hasPrefix("De Cumbayá a La Carolina. Los viajes se calculan con los tiempos en vivo. Sale a las 8"))
+        #expect(es.contains("Tome la línea EV hacia La Marín en Río Coca, a las 8 y 37, con 4 minutos de retraso."))
+        let en = JourneyPlanSpeech.text(live, language: .en)
+        #expect(en.contains("Journeys are planned on live times. Leave at 8 am"))
+        #expect(en.contains("Take route EV to La Marín at Río Coca, at 8:37 am, 4 minutes late."))
+
+        var stale = Self.plan
+        stale.liveTimesUsed = false
+        stale.realtimeStatus = .stale
+        #expect(
+            JourneyPlanSpeech.text(stale, language: .en).contains(
+                "Live information unavailable. Journeys are planned on the timetable."))
+
+        var arriving = Self.plan
+        arriving.arriveBy = Self.at.addingTimeInterval(60 * 60)
+        #expect(
+            JourneyPlanSpeech.text(arriving, language: .en).hasPrefix(
+                "From Cumbayá to La Carolina. Arriving by 09:00 (leaving from 08:00). Leave at 8 am"))
+
+        var stepFree = Self.plan
+        stepFree.stepFree = true
+        stepFree.withoutStepFree = stepFree.options
+        stepFree.options = []
+        let said = JourneyPlanSpeech.text(stepFree, language: .en)
+        #expect(said.contains("Step-free journeys only"))
+        #expect(
+            said.contains(
+                "No step-free journey found. Journeys that are not known to be step-free. Leave at 8 am, arrive at 8:59 am"
+            ))
+        #expect(!said.contains("●") && !said.contains("No way to get there"))
+    }
+
     @Test func numbersAndClockTimesAsPeopleSayThem() {
         #expect(SpokenNumber.es(1) == "un" && SpokenNumber.es(1, feminine: true) == "una")
         #expect(SpokenNumber.es(21) == "veintiún" && SpokenNumber.es(31) == "treinta y un")
