@@ -43,7 +43,8 @@ public final class PlanningOverlay: Sendable {
     }
 
     init(
-        network: PlanningNetwork, overlay: TimetableOverlay, index: TripReferenceIndex, liveTrips: [Int: LiveTrip], addedTrips: [Int: AddedRide],
+        network: PlanningNetwork, overlay: TimetableOverlay, index: TripReferenceIndex, liveTrips: [Int: LiveTrip],
+        addedTrips: [Int: AddedRide],
         carriesLiveData: Bool, liveKey: LiveKey?, tripsOutsideNetwork: Int
     ) {
         self.network = network
@@ -60,14 +61,17 @@ public final class PlanningOverlay: Sendable {
 extension RouteDatabase {
     /// The step-free facts of the network's trips and stops as an overlay (see `stepFreeFacts()` for how
     /// unknown values count: as not step-free).
-    public func stepFreeOverlay(for network: PlanningNetwork, index: TripReferenceIndex? = nil) throws
+    public func stepFreeOverlay(
+        for network: PlanningNetwork, index: TripReferenceIndex? = nil
+    ) throws
         -> PlanningOverlay
     {
         let index = index ?? TripReferenceIndex(network.timetable)
         var builder = TimetableOverlayBuilder(index: index)
         try markStepFree(&builder, network: network)
         return PlanningOverlay(
-            network: network, overlay: builder.build(), index: index, liveTrips: [:], addedTrips: [:], carriesLiveData: false,
+            network: network, overlay: builder.build(), index: index, liveTrips: [:], addedTrips: [:],
+            carriesLiveData: false,
             liveKey: nil, tripsOutsideNetwork: 0)
     }
 
@@ -108,7 +112,9 @@ extension RouteDatabase {
         let wanted = Set(tripIndexes.values.map(Int32.init))
         var instances: [Int32: [Int]] = [:]
         let all = network.tripInstances
-        for ref in all.indices where wanted.contains(all[ref].trip) { instances[all[ref].trip, default: []].append(ref) }
+        for ref in all.indices where wanted.contains(all[ref].trip) {
+            instances[all[ref].trip, default: []].append(ref)
+        }
 
         var liveTrips: [Int: LiveTrip] = [:]
         var outside = 0
@@ -151,7 +157,8 @@ extension RouteDatabase {
                 else { continue }
                 events.append(
                     StopEvent(
-                        stop: index - 1, arrival: min(arrival, departure), departure: departure, canBoard: !stop.skipped,
+                        stop: index - 1, arrival: min(arrival, departure), departure: departure,
+                        canBoard: !stop.skipped,
                         canAlight: !stop.skipped))
                 eventStops.append(index)
             }
@@ -260,6 +267,16 @@ public final class PlanningOverlayCache: Sendable {
         }
     }
 
+    /// The overlay already published for `live`'s current trip updates over `network`, never building one: what a
+    /// plan would find ready.
+    public func publishedLive(for network: PlanningNetwork, live: LiveData) -> PlanningOverlay? {
+        guard let fetched = live.tripUpdates, let known = state.withLock({ $0.live }), known.network === network,
+            known.liveKey
+                == PlanningOverlay.LiveKey(headerTimestamp: fetched.headerTimestamp, fetchedAt: fetched.fetchedAt)
+        else { return nil }
+        return known
+    }
+
     private func index(for network: PlanningNetwork) throws -> TripReferenceIndex {
         if let index = state.withLock({ $0.index }), index.belongs(to: network.timetable) { return index }
         let index = TripReferenceIndex(network.timetable)
@@ -286,9 +303,15 @@ extension PlanningOverlay {
             return RideRealtime(state: .scheduled)
         }
         let predictedAtBoarding: Bool
-        if case .delay = trip.stops[ride.boardEventIndex] { predictedAtBoarding = true } else { predictedAtBoarding = false }
+        if case .delay = trip.stops[ride.boardEventIndex] {
+            predictedAtBoarding = true
+        } else {
+            predictedAtBoarding = false
+        }
         let predictedAtAlighting: Bool
-        if case .delay = trip.stops[ride.alightEventIndex] { predictedAtAlighting = true } else {
+        if case .delay = trip.stops[ride.alightEventIndex] {
+            predictedAtAlighting = true
+        } else {
             predictedAtAlighting = false
         }
         guard predictedAtBoarding || predictedAtAlighting else { return RideRealtime(state: .scheduled) }

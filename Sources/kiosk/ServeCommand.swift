@@ -131,10 +131,12 @@ enum ServeRunner {
                         "route database \(path) in service (feed \(hash.prefix(12)), generation \(generation))")
                 case let .reloadFailed(path, reason):
                     logger.error(
-                        "route database \(path) was replaced but the new file is refused: \(reason); keeping the previous one")
+                        "route database \(path) was replaced but the new file is refused: \(reason); keeping the previous one"
+                    )
                 case let .failing(path, reason):
                     logger.error(
-                        "route database \(path) fails reads: \(reason); /health answers 503 until a good import replaces it")
+                        "route database \(path) fails reads: \(reason); /health answers 503 until a good import replaces it"
+                    )
                 }
             }
             let clock: @Sendable () -> Date = { Date().addingTimeInterval(clockOffset) }
@@ -145,14 +147,15 @@ enum ServeRunner {
             // Live data: polled off the request path against the database in service at start (a later import is
             // matched from the next restart; the timetable itself switches at once).
             var live: LiveFeedPolling?
-            if config.realtime.hasFeeds, config.realtime.mode != .offline {
-                let polling = LiveFeedPolling()
-                polling.start(settings: config.realtime, database: databases.current(), clock: clock, changed: {})
-                live = polling
-            }
-            service = try WebService(
+            if config.realtime.hasFeeds, config.realtime.mode != .offline { live = LiveFeedPolling() }
+            let webService = try WebService(
                 config: config, databases: databases, logger: logger, now: clock, live: live,
                 instanceName: instanceName)
+            // After each poll the plans' live overlay is built at once, not by the first plan that needs it.
+            live?.start(
+                settings: config.realtime, database: databases.current(), clock: clock,
+                changed: { webService.prepareLivePlans() })
+            service = webService
         } catch let error as LookupError {
             printError("error: \(error)")
             throw ExitCode(ExitStatus.badInput)

@@ -9,7 +9,8 @@ import SampleData
 import Testing
 import TransitModel
 import TransitStore
-import WebService
+
+@testable import WebService
 
 /// Live data on the web: the API, the phone page and `/kiosk` show what `kiosk lookup --realtime` and the terminal
 /// kiosk show, from the sample network's realtime scenario (a delay of 4 minutes, a cancelled trip, an alert).
@@ -32,6 +33,15 @@ struct LiveDataTests {
         var logger = Logger(label: "test.web.live")
         logger.logLevel = .critical
         return try WebService(config: config, databases: databases, logger: logger, now: { now }, live: polling)
+    }
+
+    /// Issue 23: the poll's data reaches plans as it arrives. `kiosk serve` calls `prepareLivePlans` after each
+    /// poll; the overlay plans use is then published before any plan asks for it.
+    @Test func aPollsDataIsReadyForPlansBeforeThePlanAsks() async throws {
+        let service = try await Self.liveService()
+        service.prepareLivePlans()
+        let overlay = try #require(try service.preparedLiveOverlay(), "no live overlay published after the poll")
+        #expect(overlay.carriesLiveData)
     }
 
     @Test func theAPIIsLookupWithRealtimeByteForByte() async throws {
@@ -94,7 +104,8 @@ struct LiveDataTests {
                     #expect(listed == 5, "\(uri): \(listed) alerts listed")
                     #expect(page.contains("Aviso número 33"), "\(uri)")
                     #expect(
-                        page.contains(uri.hasSuffix("en") ? "… and 35 more alerts" : "… y 35 avisos más"), "\(uri): \(page)")
+                        page.contains(uri.hasSuffix("en") ? "… and 35 more alerts" : "… y 35 avisos más"),
+                        "\(uri): \(page)")
                 }
             }
         }

@@ -147,7 +147,8 @@ struct APIRoutes {
         let (options, earliest) = try query.planOptions(in: database.timeZone, at: at, now: service.now())
         do {
             let plan = try JourneyPlanning.plan(
-                from: from, to: to, at: earliest, maxTransfers: maxTransfers, database: database, config: service.config,
+                from: from, to: to, at: earliest, maxTransfers: maxTransfers, database: database,
+                config: service.config,
                 options: options, live: service.live?.live, now: service.now())
             return Responses.json(
                 try KioskJSON.encode(plan, timeZone: database.timeZone) + "\n",
@@ -356,4 +357,32 @@ enum JourneyPlanning {
     }
 
     static let overlays = PlanningOverlayCache()
+}
+
+extension WebService {
+    /// Builds the planning overlay of the live data that has just arrived, for the network that plans use now: the
+    /// poller calls it after each poll, so the first plan after a poll finds the overlay ready instead of building
+    /// it on its own request (and every plan after it shares it).
+    public func prepareLivePlans() {
+        guard let live = live?.live, live.mode != .offline, live.hasTripUpdatesFeed,
+            live.tripUpdatesFreshness(now: now()).display == .live
+        else { return }
+        let database = databases.current()
+        do {
+            let network = try database.planningNetwork(
+                around: now(), rules: PlanningRules(walkRadiusMeters: config.walkRadiusMeters))
+            _ = try JourneyPlanning.overlays.live(for: network, live: live, database: database)
+        } catch {
+            // A plan builds it on its request and reports what fails there; here it only came early.
+            logger.debug("live planning overlay not prepared: \(error)")
+        }
+    }
+
+    /// The live overlay plans would use now, if it is ready (tests).
+    func preparedLiveOverlay() throws -> PlanningOverlay? {
+        guard let live = live?.live else { return nil }
+        let network = try databases.current().planningNetwork(
+            around: now(), rules: PlanningRules(walkRadiusMeters: config.walkRadiusMeters))
+        return JourneyPlanning.overlays.publishedLive(for: network, live: live)
+    }
 }
