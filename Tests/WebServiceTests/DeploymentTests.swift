@@ -9,38 +9,35 @@ import Testing
 @Suite(.serialized) struct DeploymentTests {
     static let deploy = Repository.root.appendingPathComponent("kiosk/deploy")
 
+    /// Runs one of kiosk/tests/deploy's checks on this build's kiosk: it exits 0 and prints its summary line.
+    static func runCheck(_ script: String, expecting summary: String) throws {
+        let python = try #require(Programs.which("python3"), "python3 is needed (kiosk/setup.sh installs it)")
+        let path = Repository.root.appendingPathComponent("kiosk/tests/deploy/\(script)").path
+        let result = try Programs.run(python, [path, Programs.kiosk.path], limit: 1800)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains(summary), "\(result.stdout)")
+    }
+
     /// kiosk/tests/deploy/nginx_check.py: both instances answer, a repeated stop view is a cache HIT, gzip when
     /// asked, 429 problem+json after a client's allowance of plans while another client is served, an instance
     /// killed and a new database imported on each instance in turn without a failed request or a mixed answer,
     /// and with every instance gone the cache's answers still served and the rest 503 problem+json.
     @Test func nginxInFrontOfTwoInstances() throws {
-        let python = try #require(Programs.which("python3"), "python3 is needed (kiosk/setup.sh installs it)")
         _ = try #require(
             Programs.which("nginx") ?? Programs.which("/usr/sbin/nginx"),
             "nginx is not installed (kiosk/setup.sh installs Debian's nginx)")
-        let script = Repository.root.appendingPathComponent("kiosk/tests/deploy/nginx_check.py").path
-        let result = try Programs.run(python, [script, Programs.kiosk.path], limit: 1800)
-        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("nginx check: 29 checks, 0 failures"), "\(result.stdout)")
+        try Self.runCheck("nginx_check.py", expecting: "nginx check: 29 checks, 0 failures")
     }
 
     /// kiosk/tests/deploy/notify_check.py: `kiosk serve` and `kiosk run` speak systemd's notify protocol to a socket
     /// the check owns (READY=1, WATCHDOG=1 pings, none while the screen loop hangs and again after, STOPPING=1).
     @Test func bothProgramsNotifySystemd() throws {
-        let python = try #require(Programs.which("python3"), "python3 is needed (kiosk/setup.sh installs it)")
-        let script = Repository.root.appendingPathComponent("kiosk/tests/deploy/notify_check.py").path
-        let result = try Programs.run(python, [script, Programs.kiosk.path], limit: 1800)
-        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("notify check: 12 checks, 0 failures"), "\(result.stdout)")
+        try Self.runCheck("notify_check.py", expecting: "notify check: 12 checks, 0 failures")
     }
 
     /// kiosk/tests/deploy/kiosk_metrics_check.py: `kiosk run`'s `/metrics` with the demo session replayed.
     @Test func kioskRunExportsItsMetrics() throws {
-        let python = try #require(Programs.which("python3"), "python3 is needed (kiosk/setup.sh installs it)")
-        let script = Repository.root.appendingPathComponent("kiosk/tests/deploy/kiosk_metrics_check.py").path
-        let result = try Programs.run(python, [script, Programs.kiosk.path], limit: 1800)
-        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("kiosk metrics check: 21 checks, 0 failures"), "\(result.stdout)")
+        try Self.runCheck("kiosk_metrics_check.py", expecting: "kiosk metrics check: 21 checks, 0 failures")
     }
 
     /// The units as systemd reads them (`systemd-analyze verify`, the program path pointed at this build), and the

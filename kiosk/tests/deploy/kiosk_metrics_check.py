@@ -16,33 +16,16 @@ import datetime
 import http.client
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-FEED = os.path.join(ROOT, "assets", "sample-network")
+from deploy_check import FEED, HANG_GUARD, ROOT, check, import_feed, summary, tidy
+
 SESSION = os.path.join(ROOT, "assets", "demo", "session.y4m")
 SCENARIO = os.path.join(ROOT, "assets", "realtime", "quito-scenario.pb")
-HANG_GUARD = 600
-
-failures = []
-checks = 0
-
-
-def check(condition, what, detail=""):
-    global checks
-    checks += 1
-    print(("ok   " if condition else "FAIL ") + what + ("" if condition else f": {detail}"), flush=True)
-    if not condition:
-        failures.append(what)
-    return condition
-
-
 def parse(text):
     """{(name, frozenset(labels)): value}, and the names with HELP and TYPE lines."""
     samples, helped, typed = {}, set(), {}
@@ -83,10 +66,7 @@ def main():
     try:
         database = os.path.join(folder, "routes.sqlite")
         for target in (database, os.path.join(folder, "next.sqlite")):
-            result = subprocess.run([kiosk, "import", FEED, "--db", target, "--progress", "off"], capture_output=True,
-                                    text=True, timeout=HANG_GUARD)
-            if result.returncode != 0:
-                raise SystemExit(f"kiosk import failed: {result.stderr}")
+            import_feed(kiosk, FEED, target)
         config = os.path.join(folder, "kiosk.toml")
         with open(config, "w", encoding="utf-8") as f:
             f.write(f'home_stop = "1091"\n[database]\npath = "{database}"\n[speech]\nenabled = false\n'
@@ -173,12 +153,8 @@ def main():
         if process and process.poll() is None:
             process.kill()
             process.wait()
-        if failures:
-            print(f"kept {folder} for inspection", flush=True)
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-    print(f"kiosk metrics check: {checks} checks, {len(failures)} failures", flush=True)
-    return 1 if failures else 0
+        tidy(folder)
+    return summary("kiosk metrics")
 
 
 if __name__ == "__main__":

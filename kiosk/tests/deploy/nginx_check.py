@@ -35,28 +35,13 @@ import tempfile
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+from deploy_check import FEED, HANG_GUARD, ROOT, check, import_feed, summary, tidy
+
 CONF = os.path.join(ROOT, "kiosk", "deploy", "nginx", "stopkiosk.conf")
-FEED = os.path.join(ROOT, "assets", "sample-network")
-HANG_GUARD = 600  # seconds: only against a hang, never a timing assertion
 PLAN = "/api/v1/plan?from=1091&to=1122&at=2026-11-25T08:00"
 STOP_VIEW = "/api/v1/stops/1091?at=2026-11-25T08:00"
 OLD_NAME, NEW_NAME = "El Ejido", "El Ejido Renovado"
 OLD_ROUTE, NEW_ROUTE = "Quitumbe – El Labrador", "Quitumbe – El Labrador (nueva)"
-
-failures = []
-checks = 0
-
-
-def check(condition, what, detail=""):
-    global checks
-    checks += 1
-    print(("ok   " if condition else "FAIL ") + what + ("" if condition else f": {detail}"), flush=True)
-    if not condition:
-        failures.append(what)
-    return condition
-
 
 def free_port():
     with socket.socket() as s:
@@ -89,13 +74,6 @@ def try_get(port, path, headers=None, source="127.0.0.1"):
         return get(port, path, headers, source)
     except (OSError, http.client.HTTPException) as error:
         return Answer(0, {}, repr(error).encode())
-
-
-def import_feed(kiosk, feed, database):
-    result = subprocess.run([kiosk, "import", feed, "--db", database, "--progress", "off"], capture_output=True,
-                            text=True, timeout=HANG_GUARD)
-    if result.returncode != 0:
-        raise SystemExit(f"kiosk import {feed} failed: {result.stderr}")
 
 
 def renamed_feed(directory):
@@ -402,12 +380,8 @@ http {{
                 nginx_process.kill()
         for instance in instances:
             instance.stop()
-        if failures:
-            print(f"kept {prefix} for inspection", flush=True)
-        else:
-            shutil.rmtree(prefix, ignore_errors=True)
-    print(f"nginx check: {checks} checks, {len(failures)} failures", flush=True)
-    return 1 if failures else 0
+        tidy(prefix)
+    return summary("nginx")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ cannot ping however slow the machine, so the check can only fail if something ot
 Prints one line per check and "notify check: N checks, 0 failures"; exit 0 only if nothing failed.
 """
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -25,24 +24,9 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-FEED = os.path.join(ROOT, "assets", "sample-network")
-HANG_GUARD = 600
+from deploy_check import FEED, HANG_GUARD, check, import_feed, summary, tidy
+
 WATCHDOG_USEC = 2_000_000
-
-failures = []
-checks = 0
-
-
-def check(condition, what, detail=""):
-    global checks
-    checks += 1
-    print(("ok   " if condition else "FAIL ") + what + ("" if condition else f": {detail}"), flush=True)
-    if not condition:
-        failures.append(what)
-    return condition
-
 
 class NotifySocket:
     def __init__(self, path):
@@ -169,19 +153,12 @@ def main():
     folder = tempfile.mkdtemp(prefix="stopkiosk-notify-")
     try:
         database = os.path.join(folder, "routes.sqlite")
-        result = subprocess.run([kiosk, "import", FEED, "--db", database, "--progress", "off"], capture_output=True,
-                                text=True, timeout=HANG_GUARD)
-        if result.returncode != 0:
-            raise SystemExit(f"kiosk import failed: {result.stderr}")
+        import_feed(kiosk, FEED, database)
         check_serve(kiosk, folder, database)
         check_run(kiosk, folder, database)
     finally:
-        if failures:
-            print(f"kept {folder} for inspection", flush=True)
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-    print(f"notify check: {checks} checks, {len(failures)} failures", flush=True)
-    return 1 if failures else 0
+        tidy(folder)
+    return summary("notify")
 
 
 if __name__ == "__main__":
