@@ -23,6 +23,8 @@ public struct ImportSummary: Sendable {
     /// Stop times whose missing times were interpolated between timepoints.
     public var interpolatedStopTimes: Int
     public var seconds: Double
+    /// Each feed imported, in order (one for a database of one feed).
+    public var feeds: [ImportedFeed] = []
 
     public func count(_ table: String) -> Int { counts.first { $0.table == table }?.rows ?? 0 }
 }
@@ -34,7 +36,9 @@ public struct ImportSummary: Sendable {
 /// killed — the previous database is untouched and still opens. Files are streamed, so memory stays bounded
 /// by the number of stops and trips (kept in ID maps), never by the number of stop times.
 public struct GTFSImporter {
-    public var feedPath: String
+    /// The feeds, imported one after the other into one database; with several, each feed's GTFS ids are
+    /// stored as `FEEDID:ID` (see `FeedInput`).
+    public var feeds: [FeedInput]
     public var databasePath: String
     public var logger: Logger
     /// Repair what can be repaired without guessing (see `ImportSession`), saying what was done; the default
@@ -53,7 +57,16 @@ public struct GTFSImporter {
         feedPath: String, databasePath: String, lenient: Bool = false, limits: FeedLimits = FeedLimits(),
         logger: Logger = Logger(label: "stopkiosk.import")
     ) {
-        self.feedPath = feedPath
+        self.init(
+            feeds: [FeedInput(id: FeedInput.defaultID(for: feedPath), path: feedPath)], databasePath: databasePath,
+            lenient: lenient, limits: limits, logger: logger)
+    }
+
+    public init(
+        feeds: [FeedInput], databasePath: String, lenient: Bool = false, limits: FeedLimits = FeedLimits(),
+        logger: Logger = Logger(label: "stopkiosk.import")
+    ) {
+        self.feeds = feeds
         self.databasePath = databasePath
         self.lenient = lenient
         self.limits = limits
@@ -68,7 +81,14 @@ public struct GTFSImporter {
 
     public func run() throws -> ImportSummary {
         let started = DispatchTime.now()
-        let source = try openFeedSource(path: feedPath, limits: limits)
+        try FeedInput.validate(feeds)
+        let sources = try feeds.map { feed in
+            do {
+                return (input: feed, source: try openFeedSource(path: feed.path, limits: limits))
+            } catch let error as ImportError where feeds.count > 1 {
+                throw ImportError.inFeed(id: feed.id, source: feed.path, cause: error)
+            }
+        }
         let target = URL(fileURLWithPath: databasePath)
         let staging = try StagingFile(target: target)
         defer { staging.discardIfPresent() }
@@ -76,10 +96,10 @@ public struct GTFSImporter {
         var summary: ImportSummary
         do {
             var session = try ImportSession(
-                source: source, stagingPath: staging.path, logger: logger, lenient: lenient,
+                source: sources[0].source, stagingPath: staging.path, logger: logger, lenient: lenient,
                 maximumRecordBytes: limits.maximumRecordBytes)
             session.progress = progress
-            try session.importAll()
+            try session.importAll(sources)
             summary = try session.finish()
         } catch let error as DatabaseError {
             throw staging.explain(error)
@@ -93,7 +113,6 @@ public struct GTFSImporter {
         try staging.commit()
         logger.debug("fsync and rename: \(ImportSession.elapsed(since: committing))")
 
-        summary.feedName = source.displayName
         summary.databasePath = databasePath
         summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return summary
@@ -184,7 +203,11 @@ final class ReadTally {
 ///   those disagree among themselves);
 /// - an agency row that is broken (no name, no valid time zone) and used by no route is dropped.
 struct ImportSession {
-    let source: FeedSource
+    /// The feed being read (one after the other in a database of several feeds).
+    var source: FeedSource
+    /// Written before every GTFS id this feed stores ("metro:") when the database holds several feeds; empty
+    /// for one feed, whose ids stay as the feed has them. The ID maps below hold the feed's own ids.
+    var namespace = ""
     let stagingPath: String
     let logger: Logger
     let queue: DatabaseQueue
@@ -201,6 +224,10 @@ struct ImportSession {
     var routeAgency: [Int] = [0]  // route key → agency key
     var agenciesWithTrips: Set<Int> = []
     var agencyKeys: [String: Int] = [:]
+    /// The last key given, for each keyed table (keys run on across feeds; ID maps start again per feed).
+    var agencyCount = 0, serviceCount = 0, tripCount = 0, shapeCount = 0
+    /// The first agency key of the feed being read: a route without agency_id runs for the feed's only agency.
+    var feedFirstAgency = 1
     var timeZone = ""
     var stopKeys: [String: Int] = [:]
     var stopLines: [Int] = [0]  // stop_idx → line in stops.txt, for duplicate messages (1-based keys)
@@ -216,6 +243,11 @@ struct ImportSession {
     var storedUntimedStopTimes = false
     var stopSummary = StopServiceSummary()
     var progress: (@Sendable (ProgressUpdate) -> Void)?
+    /// The feeds read so far, and the keys each was given.
+    var importedFeeds: [ImportedFeed] = []
+    var feedKeys: [FeedKeys] = []
+    /// Files present but not imported ("metro/fare_rules.txt" with several feeds).
+    var skippedFiles: [String] = []
 
     init(
         source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
@@ -243,31 +275,34 @@ struct ImportSession {
         }
     }
 
+    /// Imports one feed, its ids as they are.
     mutating func importAll() throws {
-        for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
-        where !source.contains(required) {
-            throw ImportError.missingFile(file: required, feed: source.displayName)
+        try importAll([(FeedInput(id: FeedInput.defaultID(for: source.displayName), path: source.displayName), source)])
+    }
+
+    /// Imports the feeds one after the other into one database, in one transaction; with several, every GTFS id
+    /// is stored in its feed's namespace (`namespace`). A feed refused stops the whole import, named in the error.
+    mutating func importAll(_ feeds: [(input: FeedInput, source: FeedSource)]) throws {
+        for (_, source) in feeds {
+            for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
+            where !source.contains(required) {
+                throw ImportError.missingFile(file: required, feed: source.displayName)
+            }
+            guard source.contains("calendar.txt") || source.contains("calendar_dates.txt") else {
+                throw ImportError.missingFile(file: "calendar.txt or calendar_dates.txt", feed: source.displayName)
+            }
+            reading.bytesTotal += GTFSImporter.importedFiles.reduce(0) { $0 + (source.expectedSize($1) ?? 0) }
         }
-        guard source.contains("calendar.txt") || source.contains("calendar_dates.txt") else {
-            throw ImportError.missingFile(file: "calendar.txt or calendar_dates.txt", feed: source.displayName)
-        }
-        reading.bytesTotal = GTFSImporter.importedFiles.reduce(0) { $0 + (source.expectedSize($1) ?? 0) }
         var committing: UInt64 = 0
         defer { if committing > 0 { logger.debug("commit: \(ImportSession.elapsed(since: committing))") } }
         try queue.inTransaction { db in
-            try importAgencies(db)
-            try importStops(db)
-            try importRoutes(db)
-            if source.contains("calendar.txt") { try importCalendar(db) }
-            if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
-            try importTrips(db)
-            try settleAgencies(db)
-            if source.contains("shapes.txt") { try importShapes(db) }
-            try checkTripShapes(db)
-            if source.contains("frequencies.txt") { try importFrequencies(db) }  // before stop times: they mark template trips
-            try importStopTimes(db)
-            if source.contains("transfers.txt") { try importTransfers(db) }
-            if source.contains("feed_info.txt") { try importFeedInfo(db) }
+            for (input, source) in feeds {
+                try inFeed(input, of: feeds.count) { session in
+                    session.source = source
+                    try session.importFeed(input, db)
+                }
+            }
+            if feeds.count > 1 { try checkZones() }
             var started = DispatchTime.now().uptimeNanoseconds
             report("interpolation and stop summaries")
             try interpolateMissingTimes(db)
@@ -279,6 +314,117 @@ struct ImportSession {
             logger.debug("stop summaries: \(ImportSession.elapsed(since: started))")
             committing = DispatchTime.now().uptimeNanoseconds
             return .commit
+        }
+    }
+
+    /// Reads one feed's files (`source`), its ids in its own namespace.
+    mutating func importFeed(_ input: FeedInput, _ db: Database) throws {
+        agencyKeys = [:]
+        stopKeys = [:]
+        routeKeys = [:]
+        serviceKeys = [:]
+        tripKeys = [:]
+        tripShapeIDs = []
+        agencyZones = []
+        brokenAgencies = [:]
+        servicesWithCalendar = []
+        timeZone = ""
+        feedFirstAgency = agencyCount + 1
+        reading.hasher = SHA256()
+        var feed = ImportedFeed(id: input.id, source: source.displayName)
+        let first = (agency: agencyCount + 1, stop: stopLines.count, route: routeAgency.count, trip: tripCount + 1)
+        let firstService = serviceCount + 1
+
+        try importAgencies(db)
+        try importStops(db)
+        try importRoutes(db)
+        if source.contains("calendar.txt") { try importCalendar(db) }
+        if source.contains("calendar_dates.txt") { try importCalendarDates(db) }
+        try importTrips(db)
+        try settleAgencies(db)
+        if source.contains("shapes.txt") { try importShapes(db) }
+        try checkTripShapes(db, fromTrip: first.trip)
+        if source.contains("frequencies.txt") { try importFrequencies(db) }  // before stop times: they mark template trips
+        try importStopTimes(db)
+        if source.contains("transfers.txt") { try importTransfers(db) }
+        if source.contains("feed_info.txt") { try importFeedInfo(db) }
+        let skipped = GTFSImporter.skippedFiles(in: source)
+        skippedFiles += namespace.isEmpty ? skipped : skipped.map { "\(input.id)/\($0)" }
+
+        feed.feedHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        feed.timeZone = timeZone
+        feed.agencies = agencyCount - first.agency + 1
+        feed.stops = stopLines.count - first.stop
+        feed.routes = routeAgency.count - first.route
+        feed.trips = tripCount - first.trip + 1
+        feed.stopTimes =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM stop_times WHERE trip_idx BETWEEN ? AND ?",
+                arguments: [first.trip, tripCount]) ?? 0
+        let range = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT MIN(d), MAX(d) FROM (SELECT start_date AS d FROM calendar WHERE service_idx BETWEEN ?1 AND ?2
+                UNION ALL SELECT end_date FROM calendar WHERE service_idx BETWEEN ?1 AND ?2
+                UNION ALL SELECT date FROM calendar_dates WHERE exception_type = 1 AND service_idx BETWEEN ?1 AND ?2)
+                """, arguments: [firstService, serviceCount])
+        feed.serviceStart = (range?[0] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
+        feed.serviceEnd = (range?[1] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
+        feedKeys.append(
+            FeedKeys(
+                agencies: first.agency...max(first.agency, agencyCount), stops: first.stop...max(first.stop, stopLines.count - 1),
+                routes: first.route...max(first.route, routeAgency.count - 1), trips: first.trip...max(first.trip, tripCount)))
+        importedFeeds.append(feed)
+    }
+
+    /// Runs `body` for one of `count` feeds. With several feeds, its ids go in its namespace, its warnings and
+    /// repairs are listed under its id ("metro: stops.txt:12 …") and an error names it.
+    mutating func inFeed(_ input: FeedInput, of count: Int, _ body: (inout ImportSession) throws -> Void) throws {
+        guard count > 1 else { return try body(&self) }
+        namespace = input.id + ":"
+        let kept = (warnings, repairs, reading.warnings, reading.repairs)
+        warnings = ImportWarnings()
+        repairs = ImportWarnings(exampleLimit: kept.1.exampleLimit)
+        reading.warnings = ImportWarnings()
+        reading.repairs = ImportWarnings(exampleLimit: kept.3.exampleLimit)
+        do {
+            try body(&self)
+        } catch let error as ImportError {
+            switch error {
+            case .writeFailed, .database: throw error  // the disk's or the database's failure, not the feed's
+            default: throw ImportError.inFeed(id: input.id, source: source.displayName, cause: error)
+            }
+        }
+        var feedWarnings = reading.warnings
+        feedWarnings.absorb(warnings)
+        var feedRepairs = repairs
+        feedRepairs.absorb(reading.repairs)
+        importedFeeds[importedFeeds.count - 1].warnings = feedWarnings.total
+        (warnings, repairs, reading.warnings, reading.repairs) = kept
+        warnings.absorb(feedWarnings, prefixingExamplesWith: "\(input.id): ")
+        repairs.absorb(feedRepairs, prefixingExamplesWith: "\(input.id): ")
+    }
+
+    /// `id` as the database stores it: in the feed's namespace when there are several feeds.
+    @inline(__always) func namespaced(_ id: String) -> String { namespace.isEmpty ? id : namespace + id }
+
+    /// A database holds one time zone: every feed's must keep the first feed's clock over the service period.
+    func checkZones() throws {
+        guard let first = importedFeeds.first, let zone = TimeZone(identifier: first.timeZone) else { return }
+        let starts = importedFeeds.compactMap(\.serviceStart), ends = importedFeeds.compactMap(\.serviceEnd)
+        guard let start = starts.min(), let end = ends.max() else { return }
+        for feed in importedFeeds.dropFirst() where feed.timeZone != first.timeZone {
+            guard let other = TimeZone(identifier: feed.timeZone) else { continue }
+            if let moment = ZoneAgreement.firstDisagreement(
+                zone, other, from: start.serviceDayOrigin(in: zone), to: end.adding(days: 2).serviceDayOrigin(in: zone))
+            {
+                let day = ServiceDate.containing(moment, in: zone)
+                throw ImportError.inFeed(
+                    id: feed.id, source: feed.source,
+                    cause: .inconsistentFeed(
+                        "its time zone \(feed.timeZone) keeps a different clock from \(first.timeZone), the zone of feed '\(first.id)' (they differ on \(day)): a route database holds the feeds of one time zone; import feeds of other zones into a database of their own"
+                    ))
+            }
         }
     }
 
@@ -436,7 +582,8 @@ struct ImportSession {
                 throw ImportError.duplicateKey(
                     file: "agency.txt", line: row.line, key: "agency_id", value: id, firstLine: rows[first - 1].line)
             }
-            let key = agencyKeys.count + 1
+            agencyCount += 1
+            let key = agencyCount
             agencyKeys[id] = key
             rows.append((row.line, !id.isEmpty))
             let name: String, tz: String
@@ -459,7 +606,7 @@ struct ImportSession {
             }
             agencyZones.append((key, id, tz, row.line))
             if timeZone.isEmpty { timeZone = tz }
-            insert.bind(1, key); insert.bind(2, id); insert.bind(3, name)
+            insert.bind(1, key); insert.bind(2, namespaced(id)); insert.bind(3, name)
             insert.bind(4, bytes: row.bytes(c.url)); insert.bind(5, tz)
             insert.bind(6, bytes: row.bytes(c.lang)); insert.bind(7, bytes: row.bytes(c.phone))
             try insert.insert()
@@ -517,7 +664,7 @@ struct ImportSession {
                 warnings.add("stops.txt: stop without a name", at: "\(row.location) '\(id)'")
             }
             if let parent = row.string(c.parent) { parents.append((key, parent, row.line)) }
-            insert.bind(1, key); insert.bind(2, id); insert.bind(3, bytes: row.bytes(c.code))
+            insert.bind(1, key); insert.bind(2, namespaced(id)); insert.bind(3, bytes: row.bytes(c.code))
             insert.bind(4, name); insert.bind(5, bytes: row.bytes(c.desc))
             insert.bind(6, hasCoordinates ? lat : nil); insert.bind(7, hasCoordinates ? lon : nil)
             insert.bind(8, bytes: row.bytes(c.zone)); insert.bind(9, locationType)
@@ -557,7 +704,7 @@ struct ImportSession {
                 throw ImportError.duplicateKey(
                     file: "routes.txt", line: row.line, key: "route_id", value: id, firstLine: lines[id])
             }
-            let key = routeKeys.count + 1
+            let key = routeAgency.count
             routeKeys[id] = key
             lines[id] = row.line
             let agency: Int
@@ -573,7 +720,7 @@ struct ImportSession {
                         "routes.txt: route without agency_id in a feed with several agencies (the first agency is assumed)",
                         at: row.location)
                 }
-                agency = 1
+                agency = feedFirstAgency
             }
             if let broken = brokenAgencies[agency] { throw broken.error }  // a broken agency a route uses cannot be dropped
             routeAgency.append(agency)
@@ -584,7 +731,7 @@ struct ImportSession {
             if row.string(c.short) == nil && row.string(c.long) == nil {
                 warnings.add("routes.txt: route with neither short nor long name", at: row.location)
             }
-            insert.bind(1, key); insert.bind(2, id); insert.bind(3, agency)
+            insert.bind(1, key); insert.bind(2, namespaced(id)); insert.bind(3, agency)
             insert.bind(4, bytes: row.bytes(c.short)); insert.bind(5, bytes: row.bytes(c.long));
             insert.bind(6, bytes: row.bytes(c.desc))
             insert.bind(7, type)
@@ -609,9 +756,10 @@ struct ImportSession {
 
     private mutating func serviceKey(_ id: String, _ db: Database) throws -> Int {
         if let key = serviceKeys[id] { return key }
-        let key = serviceKeys.count + 1
+        serviceCount += 1
+        let key = serviceCount
         serviceKeys[id] = key
-        try db.execute(sql: "INSERT INTO services VALUES (?, ?)", arguments: [key, id])
+        try db.execute(sql: "INSERT INTO services VALUES (?, ?)", arguments: [key, namespaced(id)])
         return key
     }
 
@@ -683,7 +831,9 @@ struct ImportSession {
             route: -1, service: -1, id: -1, headsign: -1, short: -1, direction: -1, block: -1, shape: -1,
             wheelchair: -1, bikes: -1
         )
-        var lines: [Int] = [0]
+        let base = tripCount
+        var lines: [Int] = [0]  // by key - base
+        defer { tripCount = base + lines.count - 1 }
         try forEachRow(
             "trips.txt",
             { h in
@@ -699,7 +849,7 @@ struct ImportSession {
             let id = try row.requiredString(c.id)
             if let first = tripKeys[id] {
                 throw ImportError.duplicateKey(
-                    file: "trips.txt", line: row.line, key: "trip_id", value: id, firstLine: lines[first])
+                    file: "trips.txt", line: row.line, key: "trip_id", value: id, firstLine: lines[first - base])
             }
             let routeID = try row.requiredString(c.route)
             guard let route = routeKeys[routeID] else {
@@ -712,16 +862,20 @@ struct ImportSession {
                     file: "trips.txt", line: row.line, column: "service_id", value: serviceID,
                     target: "calendar.txt or calendar_dates.txt")
             }
-            let key = lines.count
+            let key = base + lines.count
             tripKeys[id] = key
             lines.append(row.line)
             agenciesWithTrips.insert(routeAgency[route])
             let direction = try row.enumValue(c.direction, allowed: 0...1, warnings: &warnings)
             stopSummary.addTrip(route: route, service: service, direction: direction, headsign: row.string(c.headsign))
-            insert.bind(1, key); insert.bind(2, id); insert.bind(3, route); insert.bind(4, service)
+            insert.bind(1, key); insert.bind(2, namespaced(id)); insert.bind(3, route); insert.bind(4, service)
             insert.bind(5, bytes: row.bytes(c.headsign)); insert.bind(6, bytes: row.bytes(c.short))
             insert.bind(7, direction)
-            insert.bind(8, bytes: row.bytes(c.block)); insert.bind(9, bytes: row.bytes(c.shape))
+            if namespace.isEmpty {
+                insert.bind(8, bytes: row.bytes(c.block)); insert.bind(9, bytes: row.bytes(c.shape))
+            } else {
+                insert.bind(8, row.string(c.block).map(namespaced)); insert.bind(9, row.string(c.shape).map(namespaced))
+            }
             if let shape = row.string(c.shape) { tripShapeIDs.insert(shape) }
             insert.bind(10, try row.enumValue(c.wheelchair, allowed: 0...2, warnings: &warnings) ?? 0)
             insert.bind(11, try row.enumValue(c.bikes, allowed: 0...2, warnings: &warnings) ?? 0)
@@ -1035,14 +1189,25 @@ struct ImportSession {
     mutating func finish() throws -> ImportSummary {
         var counts: [(String, Int)] = []
         var start: ServiceDate?, end: ServiceDate?
-        let feedHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        var feeds = importedFeeds
+        let feedHash: String
+        if feeds.count == 1 {
+            feedHash = feeds[0].feedHash
+        } else {
+            // The set's hash: each feed's id and hash, in import order.
+            let lines = feeds.map { "\($0.id) \($0.feedHash)\n" }.joined()
+            feedHash = SHA256.hash(data: Array(lines.utf8)).map { String(format: "%02x", $0) }.joined()
+        }
         var warnings = reading.warnings
         warnings.absorb(self.warnings)
         var repairs = self.repairs
         repairs.absorb(reading.repairs)
+        if feeds.count == 1 { feeds[0].warnings = warnings.total }
         let interpolated = self.interpolated
-        let timeZone = self.timeZone
-        let skipped = GTFSImporter.skippedFiles(in: source)
+        let timeZone = feeds.first?.timeZone ?? self.timeZone
+        let skipped = skippedFiles
+        let feedName = feeds.count == 1 ? source.displayName : feeds.map(\.id).joined(separator: ", ")
+        let feedKeys = self.feedKeys
         report("indexes")
         try queue.inTransaction { db in
             let started = DispatchTime.now().uptimeNanoseconds
@@ -1073,7 +1238,7 @@ struct ImportSession {
             end = (range?[1] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
             let metadata: [(String, String)] = [
                 ("schema_version", String(Schema.version)),
-                ("feed_name", source.displayName),
+                ("feed_name", feedName),
                 ("feed_hash", feedHash),
                 ("imported_at", ISO8601DateFormatter().string(from: Date())),
                 ("timezone", timeZone),
@@ -1092,6 +1257,9 @@ struct ImportSession {
                 try db.execute(
                     sql: "INSERT INTO import_warnings VALUES (?, ?, ?)",
                     arguments: [kind.message, kind.count, kind.examples.joined(separator: "; ")])
+            }
+            for (feed, keys) in zip(feeds, feedKeys) {
+                try FeedTable.insert(feed, keys: keys, namespaced: feeds.count > 1, db)
             }
             logger.debug("counts and metadata: \(ImportSession.elapsed(since: step))")
             step = DispatchTime.now().uptimeNanoseconds
@@ -1117,9 +1285,9 @@ struct ImportSession {
         try queue.close()
         logger.debug("close: \(ImportSession.elapsed(since: closing))")
         return ImportSummary(
-            feedName: "", databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
+            feedName: feedName, databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
-            interpolatedStopTimes: interpolated, seconds: 0)
+            interpolatedStopTimes: interpolated, seconds: 0, feeds: feeds)
     }
 }
 

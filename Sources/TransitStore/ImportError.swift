@@ -31,9 +31,13 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case archiveTooLarge(archive: String, entry: String, bytes: Int64, limit: Int64)
     /// An entry inflates more than `limit` times its compressed size (a zip bomb).
     case compressionRatioTooHigh(archive: String, entry: String, compressed: Int64, uncompressed: Int64, limit: Int64)
+    /// One feed of an import of several (`id`, read from `source`) was refused for `cause`.
+    indirect case inFeed(id: String, source: String, cause: ImportError)
 
     public var description: String {
         switch self {
+        case let .inFeed(id, source, cause):
+            return "feed '\(id)' (\(source)): \(cause)"
         case let .unreadableFeed(path, reason):
             return "cannot read the feed \(path): \(reason)"
         case let .missingFile(file, feed):
@@ -127,6 +131,15 @@ public struct ImportWarnings: Sendable, Equatable {
                 kinds.append(kind)
             }
         }
+    }
+
+    /// `absorb`, each of `other`'s examples prefixed (with the feed they come from).
+    public mutating func absorb(_ other: ImportWarnings, prefixingExamplesWith prefix: String) {
+        var prefixed = other
+        for index in prefixed.kinds.indices {
+            prefixed.kinds[index].examples = prefixed.kinds[index].examples.map { prefix + $0 }
+        }
+        absorb(prefixed)
     }
 
     public mutating func add(_ message: String, at location: String) {

@@ -202,6 +202,18 @@ extension RouteDatabase {
             {
                 return (row[0], row[1])
             }
+            let candidates = namespaces.candidates(for: text)
+            if !candidates.isEmpty {  // a bare route_id: the route of the one feed that has it
+                let inFeeds = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT route_idx, route_id FROM routes WHERE route_id IN (\(databaseQuestionMarks(count: candidates.count))) ORDER BY route_id",
+                    arguments: StatementArguments(candidates))
+                if inFeeds.count == 1 { return (inFeeds[0][0], inFeeds[0][1]) }
+                if inFeeds.count > 1 {
+                    throw LabelSelectionError.ambiguousRoute(query: text, candidates: inFeeds.map { $0[1] })
+                }
+            }
             let named = try Row.fetchAll(
                 db,
                 sql:

@@ -56,6 +56,10 @@ public final class RouteDatabase: Sendable {
     /// Names the network in signed stop labels: the publisher's (or first agency's) web host, which stays the
     /// same across timetable updates, so labels outlive imports; the feed's file name when neither has a URL.
     public let feedID: String
+    /// The GTFS feeds the database holds, in import order (empty for a file written before they were recorded).
+    public let feeds: [FeedRecord]
+    /// How its ids name their feed (`FEEDID:ID`); empty for a database of one feed.
+    public let namespaces: FeedNamespaces
     let queue: DatabaseQueue
     /// Reads of this database that SQLite failed (a file corrupted after it was opened): `/health`, `/metrics`.
     public let readHealth = DatabaseReadHealth()
@@ -87,7 +91,7 @@ public final class RouteDatabase: Sendable {
             let loaded = try queue.read {
                 db -> (
                     metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo],
-                    frequencies: [Int: [Frequency]], feedURL: String?
+                    frequencies: [Int: [Frequency]], feedURL: String?, feeds: [FeedRecord]
                 ) in
                 let metadata = Dictionary(
                     try Row.fetchAll(db, sql: "SELECT key, value FROM feed_metadata").map {
@@ -107,7 +111,7 @@ public final class RouteDatabase: Sendable {
                         """)
                 return (
                     metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db),
-                    try RouteDatabase.loadFrequencies(db), feedURL
+                    try RouteDatabase.loadFrequencies(db), feedURL, try FeedRecord.loadAll(db)
                 )
             }
             guard let zone = TimeZone(identifier: loaded.metadata["timezone"] ?? "") else {
@@ -121,6 +125,8 @@ public final class RouteDatabase: Sendable {
             serviceEnd = Int(loaded.metadata["service_end"] ?? "").flatMap(ServiceDate.init(yyyymmdd:))
             latestDepartureSeconds = Int(loaded.metadata["latest_departure_seconds"] ?? "") ?? 48 * 3600
             feedID = loaded.feedURL.flatMap { URL(string: $0)?.host?.lowercased() } ?? feedName
+            feeds = loaded.feeds
+            namespaces = FeedNamespaces(loaded.feeds)
             calendar = loaded.calendar
             routes = loaded.routes
             routeRank = Dictionary(

@@ -155,6 +155,11 @@ extension RouteDatabase {
         }
         let all = try read { try orderedRoutes($0) }
         if let exact = all.first(where: { $0.info.id == text }) { return exact.index }
+        if !namespaces.isEmpty {  // a bare route_id: the route of the one feed that has it
+            let inFeeds = all.filter { namespaces.bareID($0.info.id) == text }
+            if inFeeds.count == 1 { return inFeeds[0].index }
+            if inFeeds.count > 1 { throw RouteQueryError.ambiguousRoute(query: text, candidates: inFeeds.map(\.info)) }
+        }
         let lower = text.lowercased()
         let key = TextFolding.searchKey(text)
         let passes: [((index: Int, agency: Int?, info: RouteInfo)) -> Bool] = [

@@ -19,6 +19,10 @@ public enum Schema {
         migrator.registerMigration("v2 stop name index") { db in
             try db.execute(sql: StopNameIndex.table)
         }
+        // The feeds a database holds (readers of older files take them for one feed).
+        migrator.registerMigration("v2 feeds") { db in
+            try db.execute(sql: FeedTable.create)
+        }
         return migrator
     }
 

@@ -120,7 +120,7 @@ extension ImportSession {
         if try importOrderedShapes(db) { return }
         warnings = before.warnings
         repairs = before.repairs
-        try db.execute(sql: "DELETE FROM shapes")
+        try db.execute(sql: "DELETE FROM shapes WHERE shape_idx > ?", arguments: [shapeCount])  // this feed's only
         try importShapesThroughStaging(db)
     }
 
@@ -138,12 +138,19 @@ extension ImportSession {
         }
     }
 
-    /// Shape IDs as small keys: 1, 2, … for the shapes some trip uses, 0 for the others (read, checked, skipped).
+    /// Shape IDs as small keys: base + 1, base + 2, … for the shapes some trip uses (keys run on across the
+    /// feeds of a database), 0 for the others (read, checked, skipped).
     private struct ShapeKeys {
+        let base: Int
         var keys: [String: Int] = [:]
-        var ids: [String] = [""]
+        var ids: [String] = [""]  // by key - base
         var currentBytes: [UInt8] = []
         var current = -1
+
+        init(base: Int) { self.base = base }
+
+        func id(_ key: Int) -> String { ids[key - base] }
+        var last: Int { base + ids.count - 1 }
 
         /// The key of `row`'s shape; `isNew` when the row starts a shape not seen before.
         mutating func key(
@@ -158,7 +165,7 @@ extension ImportSession {
                 current = known
                 return (known, true, false)
             }
-            current = usedByTrips(id) ? ids.count : 0
+            current = usedByTrips(id) ? base + ids.count : 0
             keys[id] = current
             if current > 0 { ids.append(id) }
             return (current, true, true)
@@ -224,9 +231,9 @@ extension ImportSession {
 
     /// Simplifies and stores one shape, named by its key in `ids` (a warning instead for a shape of fewer than two
     /// points; nothing for none read yet or a shape no trip uses).
-    private mutating func store(_ points: ShapePoints, ids: [String], _ insert: BulkInsert) throws {
+    private mutating func store(_ points: ShapePoints, _ shapes: ShapeKeys, _ insert: BulkInsert) throws {
         guard points.key > 0 else { return }
-        let id = ids[points.key]
+        let id = shapes.id(points.key)
         if points.micro.count < 2 {
             warnings.add(
                 "shapes.txt: shape with fewer than two points (its trips are drawn stop to stop)",
@@ -237,7 +244,7 @@ extension ImportSession {
             latitudes: points.micro.map { Double($0.lat) / 1e6 }, longitudes: points.micro.map { Double($0.lon) / 1e6 },
             tolerance: ImportSession.shapeToleranceMeters)
         let blob = ShapeCoding.encode(kept.map { points.micro[$0] })
-        insert.bind(1, points.key); insert.bind(2, id); insert.bind(3, kept.count); insert.bind(4, points.micro.count)
+        insert.bind(1, points.key); insert.bind(2, namespaced(id)); insert.bind(3, kept.count); insert.bind(4, points.micro.count)
         blob.withUnsafeBufferPointer { insert.bind(5, blob: $0) }
         try insert.insert()
     }
@@ -247,7 +254,7 @@ extension ImportSession {
     private mutating func importOrderedShapes(_ db: Database) throws -> Bool {
         let insert = try BulkInsert(db, "INSERT INTO shapes VALUES (?, ?, ?, ?, ?)")
         var c = ShapeColumns()
-        var shapes = ShapeKeys()
+        var shapes = ShapeKeys(base: shapeCount)
         var points = ShapePoints()
         var ordered = true
         let used = tripShapeIDs
@@ -260,7 +267,7 @@ extension ImportSession {
                     ordered = false
                     return
                 }
-                try store(points, ids: shapes.ids, insert)
+                try store(points, shapes, insert)
                 points.start(shape.key)
             }
             guard let point = try shapePoint(row, c), shape.key > 0 else { return }
@@ -270,12 +277,13 @@ extension ImportSession {
             }
             points.lastSequence = point.sequence
             if points.append(lat: point.lat, lon: point.lon, dist: point.dist) {
-                warnDistanceDecreases(line: row.line, shape: shapes.ids[shape.key])
+                warnDistanceDecreases(line: row.line, shape: shapes.id(shape.key))
             }
         }
         guard ordered else { return false }
         report("simplifying shapes")
-        try store(points, ids: shapes.ids, insert)
+        try store(points, shapes, insert)
+        shapeCount = shapes.last
         return true
     }
 
@@ -294,7 +302,7 @@ extension ImportSession {
         defer { try? db.execute(sql: "DROP TABLE temp.shape_staging") }
         let stage = try BulkInsert(db, "INSERT INTO temp.shape_staging VALUES (?, ?, ?, ?, ?, ?)")
         var c = ShapeColumns()
-        var shapes = ShapeKeys()
+        var shapes = ShapeKeys(base: shapeCount)
         let used = tripShapeIDs
         try forEachRow("shapes.txt", again: true, { c = try ShapeColumns($0) }) { row in
             let shape = try shapes.key(of: row, column: c.id) { used.contains($0) }
@@ -306,7 +314,7 @@ extension ImportSession {
                 let first = try Int.fetchOne(
                     db, sql: "SELECT line FROM temp.shape_staging WHERE shape_key = ? AND seq = ?",
                     arguments: [shape.key, point.sequence])
-                let value = "\(shapes.ids[shape.key]) \(point.sequence)"
+                let value = "\(shapes.id(shape.key)) \(point.sequence)"
                 guard lenient else {
                     throw ImportError.duplicateKey(
                         file: "shapes.txt", line: row.line, key: "shape_id and shape_pt_sequence", value: value,
@@ -326,24 +334,26 @@ extension ImportSession {
         while let row = try cursor.next() {
             let key: Int = row[0]
             if key != points.key {
-                try store(points, ids: shapes.ids, insert)
+                try store(points, shapes, insert)
                 points.start(key)
             }
             if points.append(lat: row[1], lon: row[2], dist: row[3]) {
-                warnDistanceDecreases(line: row[4], shape: shapes.ids[key])
+                warnDistanceDecreases(line: row[4], shape: shapes.id(key))
             }
         }
-        try store(points, ids: shapes.ids, insert)
+        try store(points, shapes, insert)
+        shapeCount = shapes.last
     }
 
-    /// After shapes: trips that name a shape the feed does not have are drawn stop to stop, and say so.
-    mutating func checkTripShapes(_ db: Database) throws {
+    /// After shapes: trips (of the feed whose trips start at `fromTrip`) that name a shape the feed does not have
+    /// are drawn stop to stop, and say so.
+    mutating func checkTripShapes(_ db: Database, fromTrip: Int) throws {
         let missing = try Row.fetchAll(
             db,
             sql: """
-                SELECT trip_id, shape_id FROM trips WHERE shape_id IS NOT NULL
+                SELECT trip_id, shape_id FROM trips WHERE trip_idx >= ? AND shape_id IS NOT NULL
                 AND shape_id NOT IN (SELECT shape_id FROM shapes) ORDER BY trip_idx
-                """)
+                """, arguments: [fromTrip])
         for row in missing {
             warnings.add(
                 "trips.txt: shape_id not in shapes.txt (the trip is drawn as straight lines between its stops)",

@@ -93,11 +93,32 @@ extension RouteDatabase {
                         sql:
                             "SELECT \(RouteDatabase.stopColumns) WHERE s.\(column) = ? ORDER BY s.location_type != 0, s.stop_idx LIMIT 1",
                         arguments: [query])
-                else { continue }
+                else {
+                    if column == "stop_id", let inFeed = try stopInOneFeed(query, db) { return inFeed }
+                    continue
+                }
                 return try resolved(row, db)
             }
             return nil
         }
+    }
+
+    /// A bare stop id in a database of several feeds: the stop of the one feed that has it. Several feeds having
+    /// it is an error listing them, as a name several stops have is.
+    private func stopInOneFeed(_ id: String, _ db: Database) throws -> ResolvedStop? {
+        let candidates = namespaces.candidates(for: id)
+        guard !candidates.isEmpty else { return nil }
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_id IN (\(databaseQuestionMarks(count: candidates.count))) ORDER BY s.stop_idx",
+            arguments: StatementArguments(candidates))
+        if rows.count > 1 {
+            let list = rows.map(RouteDatabase.stopInfo).map { "\(TerminalText.sanitize($0.name, maxLength: 60)) (\($0.id))" }
+            throw LookupError.invalidQuery(
+                "'\(TerminalText.sanitize(id, maxLength: 60))' is a stop id in several feeds: \(list.joined(separator: ", ")); give it with its feed, e.g. \(RouteDatabase.stopInfo(rows[0]).id)"
+            )
+        }
+        return try rows.first.map { try resolved($0, db) }
     }
 
     private func resolved(_ row: Row, _ db: Database) throws -> ResolvedStop {

@@ -9,17 +9,28 @@ import TripPlanning
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a GTFS feed (.zip or folder) into a route database, replacing it atomically.",
+        abstract: "Import one or several GTFS feeds (.zip or folder) into a route database, replacing it atomically.",
         discussion: """
             The new database is built beside PATH and renamed over it only once it is complete and checked: an \
             import that fails or is interrupted leaves the previous database as it was. shapes.txt is imported \
             (the shapes trips use, simplified to about a metre, for maps); fare files, pathways and levels are not \
             (the kiosk does not sell fares); the summary lists what was skipped.
+
+            Several feeds (one per operator, say) make one database of a region: each feed's GTFS ids are kept in \
+            its own namespace, FEEDID:ID (stop 1 of the feed metro is metro:1), so feeds whose ids collide can be \
+            combined; a bare id is still accepted wherever exactly one feed has it. A feed's id is its file or \
+            folder name without .zip, or is chosen with ID=PATH; it is \(FeedInput.idRule). One feed keeps its ids \
+            as they are. The feeds must keep one clock: the same time zone, or zones whose UTC offsets agree over \
+            the service period (another name for the same zone). Any feed refused refuses the whole import, and \
+            the error names the feed.
             """
     )
 
-    @Argument(help: "The GTFS feed: a .zip file or a folder of .txt files.")
-    var feed: String
+    @Argument(
+        help: ArgumentHelp(
+            "The GTFS feeds: each a .zip file or a folder of .txt files, optionally as ID=PATH.",
+            valueName: "feed"))
+    var feeds: [String]
 
     @Option(name: .long, help: "The route database to create or replace.")
     var db: String
@@ -37,6 +48,10 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var progressOption: ProgressOption
 
+    func validate() throws {
+        guard !feeds.isEmpty else { throw ValidationError("give the GTFS feed to import (a .zip or a folder)") }
+    }
+
     func run() throws {
         bootstrapLogging(verbose: verbose)
         let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "import")
@@ -49,7 +64,8 @@ struct ImportCommand: ParsableCommand {
         do {
             var image: PlanningImage.Report?
             let summary = try Self.importShowingProgress(
-                GTFSImporter(feedPath: feed, databasePath: db, lenient: lenient), on: progressOption.line()
+                GTFSImporter(feeds: feeds.map(FeedInput.init(argument:)), databasePath: db, lenient: lenient),
+                on: progressOption.line()
             ) { image = $0 }
             print(ImportReport.text(summary))
             if let image { print(ImportReport.text(image)) }
@@ -81,6 +97,15 @@ enum ImportReport {
         }
         if let start = summary.serviceStart, let end = summary.serviceEnd {
             lines.append("Service dates: \(start) to \(end) (\(summary.timeZone))")
+        }
+        if summary.feeds.count > 1 {
+            lines.append("Feeds: \(summary.feeds.count)")
+            for feed in summary.feeds {
+                let dates = feed.serviceStart.flatMap { s in feed.serviceEnd.map { "\(s) to \($0)" } } ?? "no service dates"
+                lines.append(
+                    "  \(feed.id) (\(TerminalText.sanitize(feed.source))): \(feed.agencies) agencies, \(feed.stops) stops, \(feed.routes) routes, \(feed.trips) trips, \(feed.stopTimes) stop times; \(dates); \(feed.warnings) warnings; sha256 \(feed.feedHash.prefix(12))"
+                )
+            }
         }
         if summary.interpolatedStopTimes > 0 {
             lines.append("Interpolated times for \(summary.interpolatedStopTimes) stop times without them")

@@ -1,0 +1,156 @@
+import Foundation
+import KioskTesting
+import Testing
+import TransitModel
+
+@testable import TransitStore
+
+/// Several GTFS feeds in one route database (issue 24): ids namespaced per feed, bare ids where one feed has
+/// them, the whole set refused when one feed is, one clock per database.
+@Suite struct MultiFeedImportTests {
+    /// Two operators whose feeds use the same ids: stop `1`, route `A`, service `WEEKDAY`, trip `T1`.
+    static func operatorFeed(
+        agency: String, zone: String = "America/Guayaquil", stopName: String, latitude: String, extraStop: String
+    ) -> [String: String] {
+        [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nOP,\(agency),https://op.example,\(zone)\n",
+            "stops.txt":
+                "stop_id,stop_code,stop_name,stop_lat,stop_lon\n1,,\(stopName),\(latitude),-78.500\n2,,\(extraStop),\(latitude)5,-78.510\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nA,OP,A,\(agency) A,3\n",
+            "calendar.txt":
+                "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWEEKDAY,1,1,1,1,1,0,0,20260101,20261231\n",
+            "trips.txt": "route_id,service_id,trip_id,trip_headsign\nA,WEEKDAY,T1,\(extraStop)\n",
+            "stop_times.txt":
+                "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,1,1\nT1,08:10:00,08:10:00,2,2\n",
+        ]
+    }
+
+    static let metro = operatorFeed(agency: "Metro", stopName: "Central", latitude: "-0.200", extraStop: "Norte")
+    static let bus = operatorFeed(agency: "Bus", stopName: "Plaza", latitude: "-0.300", extraStop: "Sur")
+
+    func importFeeds(_ feeds: [(String, [String: String])], into path: String) throws -> ImportSummary {
+        let inputs = feeds.map { FeedInput(id: $0.0, path: TestSupport.writeFeed($0.1, name: $0.0).path) }
+        return try GTFSImporter(feeds: inputs, databasePath: path).run()
+    }
+
+    @Test func collidingIdsLiveInTheirFeedsNamespace() throws {
+        let dir = TemporaryFolder.make("multi")
+        let path = dir.appendingPathComponent("region.sqlite").path
+        let summary = try importFeeds([("metro", Self.metro), ("bus", Self.bus)], into: path)
+        #expect(summary.feeds.map(\.id) == ["metro", "bus"])
+        #expect(summary.feeds.map(\.stops) == [2, 2] && summary.feeds.map(\.trips) == [1, 1])
+        #expect(summary.feeds.map(\.stopTimes) == [2, 2])
+        #expect(summary.count("stops") == 4 && summary.count("services") == 2 && summary.count("routes") == 2)
+        #expect(summary.feedName == "metro, bus")
+
+        let db = try RouteDatabase(path: path)
+        #expect(db.feeds.map(\.id) == ["metro", "bus"] && db.feeds.map(\.idPrefix) == ["metro:", "bus:"])
+        #expect(try db.resolveStop(.id("metro:1")).stop.name == "Central")
+        #expect(try db.resolveStop(.id("bus:1")).stop.name == "Plaza")
+        #expect(db.namespaces.feedID(of: "bus:1") == "bus" && db.namespaces.bareID("bus:1") == "1")
+
+        // A bare id both feeds have is refused with both candidates; an unknown one is simply unknown.
+        let ambiguity = #expect(throws: LookupError.self) { try db.resolveStop(.id("1")) }
+        #expect("\(ambiguity!)".contains("metro:1") && "\(ambiguity!)".contains("bus:1"))
+        #expect(throws: LookupError.self) { try db.resolveStop(.id("99")) }
+
+        // Each feed's trip runs on its own WEEKDAY service, from its own stop 1.
+        let at = try #require(LocalTime.parse("2026-11-25T07:55", in: db.timeZone))
+        let metroView = try db.stopView(for: try db.resolveStop(.id("metro:1")), at: at)
+        #expect(metroView.departures.map(\.route.id) == ["metro:A"])
+        #expect(metroView.departures.map(\.tripID) == ["metro:T1"])
+        #expect(metroView.departures.first?.route.agency == "Metro")
+        let busView = try db.stopView(for: try db.resolveStop(.id("bus:1")), at: at)
+        #expect(busView.departures.map(\.route.id) == ["bus:A"] && busView.departures.first?.headsign == "Sur")
+    }
+
+    @Test func aBareIdOneFeedHasResolvesToIt() throws {
+        var bus = Self.bus
+        bus["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon\nB1,Plaza,-0.300,-78.500\n2,Sur,-0.3005,-78.510\n"
+        bus["stop_times.txt"] =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,B1,1\nT1,08:10:00,08:10:00,2,2\n"
+        let path = TemporaryFolder.make("multi").appendingPathComponent("region.sqlite").path
+        _ = try importFeeds([("metro", Self.metro), ("bus", bus)], into: path)
+        let db = try RouteDatabase(path: path)
+        #expect(try db.resolveStop(.id("B1")).stop.id == "bus:B1")
+        #expect(try db.resolveStop(.idOrCode("B1")).stop.name == "Plaza")
+        #expect(try db.routeIndex(for: "bus:A") != db.routeIndex(for: "metro:A"))
+        #expect(throws: RouteQueryError.self) { try db.routeIndex(for: "A") }  // both feeds have route A
+    }
+
+    @Test func oneFeedKeepsItsIdsAsTheyAre() throws {
+        let path = TemporaryFolder.make("single").appendingPathComponent("one.sqlite").path
+        let summary = try importFeeds([("metro", Self.metro)], into: path)
+        let db = try RouteDatabase(path: path)
+        #expect(summary.feeds.map(\.id) == ["metro"] && db.feeds.map(\.idPrefix) == [""])
+        #expect(db.namespaces.isEmpty)
+        #expect(try db.resolveStop(.id("1")).stop.id == "1")
+    }
+
+    @Test func aRefusedFeedRefusesTheSetAndIsNamed() throws {
+        let dir = TemporaryFolder.make("multi")
+        let path = dir.appendingPathComponent("region.sqlite").path
+        _ = try importFeeds([("metro", Self.metro)], into: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        var broken = Self.bus
+        broken["stop_times.txt"] =
+            "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,1,1\nT1,08:10:00,08:10:00,7,2\n"
+        let error = #expect(throws: ImportError.self) {
+            try importFeeds([("metro", Self.metro), ("bus", broken)], into: path)
+        }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("feed 'bus' (") && text.hasSuffix("): stop_times.txt line 3, column 'stop_id': '7' is not defined in stops.txt"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func feedIdsAreCheckedAndDistinct() throws {
+        let path = TemporaryFolder.make("multi").appendingPathComponent("region.sqlite").path
+        let bad = #expect(throws: ImportError.self) { try importFeeds([("metro", Self.metro), ("bus line", Self.bus)], into: path) }
+        #expect(bad?.description.contains("the feed id 'bus line'") == true)
+        let twice = #expect(throws: ImportError.self) { try importFeeds([("metro", Self.metro), ("metro", Self.bus)], into: path) }
+        #expect(twice?.description.contains("two feeds have the id 'metro'") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(FeedInput(argument: "feeds/mx-metro.zip") == FeedInput(id: "mx-metro", path: "feeds/mx-metro.zip"))
+        #expect(FeedInput(argument: "subte=/data/a=b.zip") == FeedInput(id: "subte", path: "/data/a=b.zip"))
+        #expect(FeedInput(argument: "/data/a=b.zip") == FeedInput(id: "a=b", path: "/data/a=b.zip"))
+    }
+
+    /// One database keeps one clock: another name for the same clock (Bogotá and Guayaquil have both been
+    /// UTC−5 without daylight saving since 1993) is accepted, a different clock refused, naming both zones.
+    @Test func feedsMustKeepOneClock() throws {
+        let path = TemporaryFolder.make("multi").appendingPathComponent("region.sqlite").path
+        let bogota = Self.operatorFeed(
+            agency: "Bus", zone: "America/Bogota", stopName: "Plaza", latitude: "-0.300", extraStop: "Sur")
+        let summary = try importFeeds([("metro", Self.metro), ("bus", bogota)], into: path)
+        #expect(summary.timeZone == "America/Guayaquil" && summary.feeds.map(\.timeZone) == ["America/Guayaquil", "America/Bogota"])
+
+        let newYork = Self.operatorFeed(
+            agency: "Bus", zone: "America/New_York", stopName: "Plaza", latitude: "-0.300", extraStop: "Sur")
+        let error = #expect(throws: ImportError.self) {
+            try importFeeds([("metro", Self.metro), ("bus", newYork)], into: path)
+        }
+        let text = error?.description ?? ""
+        #expect(text.hasPrefix("feed 'bus' ("))
+        #expect(text.contains("): its time zone America/New_York keeps a different clock from America/Guayaquil, the zone of feed 'metro' (they differ on 2026-03-08)"))
+    }
+
+    @Test func theCommandImportsSeveralFeedsAndListsThem() throws {
+        let dir = TemporaryFolder.make("multi")
+        // Folders named as an operator would name them: the first feed's id is its folder's name.
+        let metro = dir.appendingPathComponent("metro"), bus = dir.appendingPathComponent("bus-feed")
+        for (folder, files) in [(metro, Self.metro), (bus, Self.bus)] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        }
+        let db = dir.appendingPathComponent("region.sqlite").path
+        let run = try Programs.runKiosk(["import", metro.path, "bus=\(bus.path)", "--db", db, "--progress", "off"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Feeds: 2"))
+        #expect(run.stdout.contains("  metro (metro): 1 agencies, 2 stops, 1 routes, 1 trips, 2 stop times; 2026-01-01 to 2026-12-31"))
+        #expect(run.stdout.contains("  bus (bus-feed): 1 agencies"))
+        let lookup = try Programs.runKiosk(["lookup", "1", "--db", db])
+        #expect(lookup.status == 2 && lookup.stderr.contains("'1' is a stop id in several feeds: Central (metro:1), Plaza (bus:1)"))
+        let exact = try Programs.runKiosk(["lookup", "bus:1", "--db", db, "--at", "2026-11-25T07:55"])
+        #expect(exact.status == 0 && exact.stdout.contains("Plaza") && exact.stdout.contains("Sur"))
+    }
+}
