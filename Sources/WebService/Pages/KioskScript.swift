@@ -10,8 +10,16 @@
 /// (`/api/v1/stops/{id}/speech`), pressed again it starts over (repeat), any other key or a touch elsewhere
 /// interrupts; the "more" key says the full form; two keys and two buttons set the volume; with `auto_speak` a scan
 /// is said as soon as its board shows, except in quiet hours, when the volume is also capped. The body's
-/// `data-speaking` names the stop being said, `data-speech-end` how the last speech ended ("finished" or
-/// "interrupted"; tests read both).
+/// `data-speaking` names the stop being said ("takeover" for a severe message), `data-speech-end` how the last
+/// speech ended ("finished" or "interrupted"; tests read both).
+///
+/// A severe message for the kiosk's own stop or every kiosk (the board's takeover band, each such message marked
+/// `data-say` with its digest) is said once with `auto_speak`, as `kiosk run` says it: when the home board shows
+/// and nothing else is being said, outside quiet hours, in the page's language (`/kiosk/takeover/speech`, which
+/// refuses a message no longer in force). The digests said are kept in `sessionStorage`, so neither the 30 s
+/// refresh, a reload nor the language switch says a message again; a new or changed message is said. A takeover
+/// being said stops when its messages leave the board. The board is also reloaded when the page becomes visible
+/// again (a screen woken from sleep). `board.dataset.loads` counts the boards shown (tests wait on it).
 enum KioskScript {
     static let javascript = #"""
         "use strict";
@@ -53,8 +61,10 @@ enum KioskScript {
               board.innerHTML = html;
               board.dataset.stop = current;
               board.dataset.state = current === home ? "home" : "stop";
+              board.dataset.loads = String((Number(board.dataset.loads) || 0) + 1);
               body.classList.remove("offline");
               online = true;
+              takeoverShown();
             }).catch(function (error) { unavailable(String(error)); });
           }
 
@@ -85,12 +95,16 @@ enum KioskScript {
           function speak(detail) {
             var stop = current || home;
             if (!speechOn || !stop) { return; }
+            play("/api/v1/stops/" + encodeURIComponent(stop) + "/speech?lang=" + encodeURIComponent(lang) +
+              (detail ? "&detail=" + detail : ""), stop);
+          }
+
+          function play(url, what) {
             stopSpeaking();
-            var playing = new Audio("/api/v1/stops/" + encodeURIComponent(stop) + "/speech?lang=" +
-              encodeURIComponent(lang) + (detail ? "&detail=" + detail : ""));
+            var playing = new Audio(url);
             audio = playing;
             playing.volume = audibleVolume();
-            body.dataset.speaking = stop;
+            body.dataset.speaking = what;
             body.dataset.speechEnd = "";
             function done() { if (audio === playing) { audio = null; body.dataset.speaking = ""; } }
             playing.addEventListener("ended", function () {
@@ -102,6 +116,32 @@ enum KioskScript {
               // An interruption (pause before playback began) is not a failure.
               if (audio === playing) { body.dataset.speechError = String(error); done(); }
             });
+          }
+
+          // Severe messages said once (their digests), kept across reloads and the language switch.
+          var said = [];
+          var saying = [];
+          try { said = JSON.parse(sessionStorage.getItem("kiosk-takeover-said") || "[]"); } catch (e) { said = []; }
+          if (!Array.isArray(said)) { said = []; }
+
+          function takeoverShown() {
+            var shown = [];
+            var marks = board.querySelectorAll(".takeover [data-say]");
+            for (var i = 0; i < marks.length; i++) { shown.push(marks[i].dataset.say); }
+            // A message that left the board (ended, removed) is not said on.
+            if (body.dataset.speaking === "takeover" &&
+              !saying.some(function (digest) { return shown.indexOf(digest) >= 0; })) { stopSpeaking(); }
+            if (!speechOn || body.dataset.autoSpeak !== "true" || quietNow() || audio ||
+              board.dataset.state !== "home") { return; }
+            var due = shown.filter(function (digest, index) {
+              return said.indexOf(digest) < 0 && shown.indexOf(digest) === index;
+            });
+            if (!due.length) { return; }
+            said = said.concat(due).slice(-200);
+            // Without storage (a private window) each page says a message once.
+            try { sessionStorage.setItem("kiosk-takeover-said", JSON.stringify(said)); } catch (e) { /* kept above */ }
+            saying = due;
+            play("/kiosk/takeover/speech?lang=" + encodeURIComponent(lang) + "&say=" + due.join(","), "takeover");
           }
 
           function changeVolume(step) {
@@ -176,6 +216,9 @@ enum KioskScript {
             });
           }
 
+          document.addEventListener("visibilitychange", function () {
+            if (document.visibilityState === "visible") { load(); }
+          });
           setInterval(load, 30000);
           load();
         })();

@@ -185,7 +185,7 @@ enum PageTemplates {
     /// Severe messages for the stop on screen, the kiosk's own stop or every kiosk, at the top of the `/kiosk`
     /// board (see `KioskRoutes.takeover`).
     static let takeover = """
-        <section class="takeover" role="alert" data-messages="{{count}}"><h2>{{heading}}</h2>{{#messages}}<p><strong><bdi>{{header}}</bdi></strong>{{#description}}<br><bdi>{{description}}</bdi>{{/description}}{{#until}}<br><span class="until">{{until}}</span>{{/until}}</p>{{/messages}}</section>
+        <section class="takeover" role="alert" data-messages="{{count}}"><h2>{{heading}}</h2>{{#messages}}<p{{#say}} data-say="{{say}}"{{/say}}><strong><bdi>{{header}}</bdi></strong>{{#description}}<br><bdi>{{description}}</bdi>{{/description}}{{#until}}<br><span class="until">{{until}}</span>{{/until}}</p>{{/messages}}</section>
 
         """
 

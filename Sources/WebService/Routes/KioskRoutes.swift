@@ -1,10 +1,13 @@
 import Foundation
 import Hummingbird
 import KioskConfiguration
+import NIOCore
 import Realtime
 import ServiceLifecycle
+import Speech
 import StopPresentation
 import Synchronization
+import TerminalKiosk
 import TransitModel
 import TransitStore
 
@@ -12,6 +15,8 @@ import TransitStore
 /// stop's board; `/kiosk/events` pushes each scan of the server's scan service over Server-Sent Events, the page
 /// then shows that stop (fetched as a server-rendered fragment from `/kiosk/board`) and returns home after the
 /// configured idle time. When the server or its data is unreachable the page says so and reconnects by itself.
+/// A severe message for the kiosk's own stop or every kiosk heads the board; with `auto_speak` the page says it
+/// once (`/kiosk/takeover/speech`), as `kiosk run` does.
 struct KioskRoutes {
     let service: WebService
 
@@ -39,6 +44,7 @@ struct KioskRoutes {
         // The board renders a stop view: on the blocking pool, as the stop page does.
         router.blockingResource("/kiosk/board", on: service.blocking) { request, _ in try board(request) }
         router.resource("/kiosk/events") { _, context in try events(from: context.remoteAddress) }
+        router.resource("/kiosk/takeover/speech") { request, _ in try await takeoverSpeech(request) }
     }
 
     struct KioskPage {
@@ -103,6 +109,9 @@ struct KioskRoutes {
             var header: String
             var description: String?
             var until: String?
+            /// For a message of the kiosk's own takeover (its home stop or every kiosk): what names it to
+            /// `/kiosk/takeover/speech` (`KioskTakeover.spokenDigest`); the page says it once with `auto_speak`.
+            var say: String?
         }
         var heading: String
         var count: Int
@@ -122,6 +131,7 @@ struct KioskRoutes {
         let alerts = live.screenTakeover(stops: stops, now: now, language: lang.rawValue)
         guard !alerts.isEmpty else { return "" }
         let zone = database.timeZone
+        let own = ownTakeover(database: database, now: now)
         let items = alerts.map { alert in
             Takeover.Item(
                 header: FeedText.shown(alert.header, limit: 600),
@@ -131,13 +141,74 @@ struct KioskRoutes {
                     let day = sameDay ? "" : String(LocalTime.iso8601(end, in: zone).prefix(10)) + " "
                     let clock = LocalTime.clock(end, in: zone)
                     return lang == .es ? "Hasta \(day)las \(clock)" : "Until \(day)\(clock)"
-                })
+                },
+                say: own.alerts(lang).contains { $0.id == alert.id } ? own.spokenDigest(alert) : nil)
         }
         return service.pages.render(
             Takeover(
                 heading: lang == .es ? "⚠ Aviso importante" : "⚠ Important notice", count: items.count,
                 messages: items),
             "takeover")
+    }
+
+    /// The kiosk's own takeover at `now`: the severe messages for its home stop (none without one) or for every
+    /// kiosk, in both languages — what `kiosk run` shows on its idle screen and says once with `auto_speak`.
+    func ownTakeover(database: RouteDatabase, now: Date) -> KioskTakeover {
+        guard let live = service.live?.live else { return KioskTakeover() }
+        var stops: Set<String> = []
+        if let home = service.config.homeStop,
+            let resolved = try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home)))
+        {
+            stops = AlertIndex.Scope.stopIDs(of: resolved)
+        }
+        return KioskTakeover(
+            spanish: live.screenTakeover(stops: stops, now: now, language: Language.es.rawValue),
+            english: live.screenTakeover(stops: stops, now: now, language: Language.en.rawValue))
+    }
+
+    /// What `/kiosk/takeover/speech` says: the messages of the kiosk's own takeover in force now that `say` names
+    /// (`KioskTakeover.spokenDigest`, comma-separated), in `lang`, as `kiosk run` says them; nil when none of them
+    /// is in force (ended at its `until`, removed, or changed since the page was drawn).
+    func takeoverText(say: [String], language lang: Language) -> String? {
+        let own = ownTakeover(database: service.databases.current(), now: service.now())
+        let wanted = Set(say)
+        let alerts = own.alerts(lang).filter { wanted.contains(own.spokenDigest($0)) }
+        return alerts.isEmpty ? nil : KioskTakeover.spokenText(alerts)
+    }
+
+    /// `GET /kiosk/takeover/speech?say=DIGEST[,DIGEST…]&lang=`: the named messages of the kiosk's own takeover as
+    /// a 16-bit mono WAV, through the same synthesis queue and `[speech]` rate and volume as
+    /// `/api/v1/stops/{id}/speech`; 404 once they are no longer in force, so a page never says an ended message.
+    func takeoverSpeech(_ request: Request) async throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = try LanguageChoice.choose(request: request, config: service.config, strict: true)
+        let value = try query.require("say", example: "say=0123456789abcdef")
+        let say = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard say.count <= 20,
+            say.allSatisfy({ $0.count == 16 && $0.allSatisfy { "0123456789abcdef".contains($0) } })
+        else {
+            throw Problem.badRequest(
+                "say must be up to 20 comma-separated message digests of 16 lowercase hex digits "
+                    + "(got '\(String(value.prefix(40)))')")
+        }
+        let text = try await service.blocking.run { [self] in takeoverText(say: say, language: lang) }
+        guard let text else {
+            throw Problem.notFound(
+                "no severe message for this kiosk with that digest is in force now (it ended or was removed)")
+        }
+        let settings = VoiceSettings(
+            language: lang, rate: service.config.speech.rate, volume: service.config.speech.volume)
+        let wav: Data
+        do {
+            wav = try await service.speech.wav(for: text, settings: settings)
+        } catch let error as SpeechError {
+            throw Problem(
+                status: .serviceUnavailable, title: "Speech unavailable", detail: error.description, retryAfter: 60)
+        }
+        var response = Responses.body(ByteBuffer(bytes: wav), contentType: "audio/wav", cacheSeconds: nil)
+        response.headers[.contentLanguage] = lang.rawValue
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     /// The board fragment for a stop (the same model as the phone page), or the scan prompt without one; severe
