@@ -136,7 +136,10 @@ struct DirectoryFeedSource: FeedSource {
 
     func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard files.contains(file) else { throw ImportError.missingFile(file: file, feed: displayName) }
-        let path = (root as NSString).appendingPathComponent(file)
+        try Self.streamFile((root as NSString).appendingPathComponent(file), consumer)
+    }
+
+    static func streamFile(_ path: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         let fd = try FileCheck.openRegularFile(path)
         defer { close(fd) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: feedChunkSize, alignment: 16)
@@ -150,6 +153,26 @@ struct DirectoryFeedSource: FeedSource {
             if count == 0 { return }
             try consumer(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
+    }
+}
+
+/// One file read as one GTFS table (`table`): a region's cross-feed transfers file, read as transfers.txt.
+struct SingleTableSource: FeedSource {
+    let path: String
+    let table: String
+    var displayName: String { path }
+    var fileNames: [String] { [table] }
+    func contains(_ file: String) -> Bool { file == table }
+
+    func expectedSize(_ file: String) -> Int64? {
+        var status = stat()
+        guard file == table, stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
+    func stream(_ file: String, _ consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard file == table else { throw ImportError.missingFile(file: file, feed: displayName) }
+        try DirectoryFeedSource.streamFile(path, consumer)
     }
 }
 

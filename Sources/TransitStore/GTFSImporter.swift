@@ -44,6 +44,9 @@ public struct GTFSImporter {
     /// Repair what can be repaired without guessing (see `ImportSession`), saying what was done; the default
     /// (strict) refuses the feed instead.
     public var lenient: Bool
+    /// A transfers.txt of rules between the feeds' stops, routes and trips, named `FEEDID:ID` (several feeds
+    /// only: one feed's rules belong in its own transfers.txt).
+    public var regionTransfers: String?
     public var limits: FeedLimits
     /// Called as the import goes: the file being read (rows so far, bytes of all imported files read so far
     /// and in all), then the finishing stages. Throttling and display are the caller's (`ProgressLine`).
@@ -82,6 +85,18 @@ public struct GTFSImporter {
     public func run() throws -> ImportSummary {
         let started = DispatchTime.now()
         try FeedInput.validate(feeds)
+        if let regionTransfers {
+            guard feeds.count > 1 else {
+                throw ImportError.inTransfersFile(
+                    path: regionTransfers,
+                    cause: .inconsistentFeed(
+                        "transfers between feeds need several feeds; one feed's transfers belong in its transfers.txt"))
+            }
+            var status = stat()
+            guard stat(regionTransfers, &status) == 0 else {
+                throw FileCheck.openError(path: regionTransfers, errno: errno)
+            }
+        }
         let sources = try feeds.map { feed in
             do {
                 return (input: feed, source: try openFeedSource(path: feed.path, limits: limits))
@@ -99,7 +114,7 @@ public struct GTFSImporter {
                 source: sources[0].source, stagingPath: staging.path, logger: logger, lenient: lenient,
                 maximumRecordBytes: limits.maximumRecordBytes)
             session.progress = progress
-            try session.importAll(sources)
+            try session.importAll(sources, regionTransfers: regionTransfers)
             summary = try session.finish()
         } catch let error as DatabaseError {
             throw staging.explain(error)
@@ -248,6 +263,8 @@ struct ImportSession {
     var feedKeys: [FeedKeys] = []
     /// Files present but not imported ("metro/fare_rules.txt" with several feeds).
     var skippedFiles: [String] = []
+    /// The SHA-256 of the region's transfers file, when there is one (part of the database's feed hash).
+    var regionTransfersHash: String?
 
     init(
         source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
@@ -282,7 +299,7 @@ struct ImportSession {
 
     /// Imports the feeds one after the other into one database, in one transaction; with several, every GTFS id
     /// is stored in its feed's namespace (`namespace`). A feed refused stops the whole import, named in the error.
-    mutating func importAll(_ feeds: [(input: FeedInput, source: FeedSource)]) throws {
+    mutating func importAll(_ feeds: [(input: FeedInput, source: FeedSource)], regionTransfers: String? = nil) throws {
         for (_, source) in feeds {
             for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
             where !source.contains(required) {
@@ -303,6 +320,7 @@ struct ImportSession {
                 }
             }
             if feeds.count > 1 { try checkZones() }
+            if let regionTransfers { try importRegionTransfers(regionTransfers, db) }
             var started = DispatchTime.now().uptimeNanoseconds
             report("interpolation and stop summaries")
             try interpolateMissingTimes(db)
@@ -382,6 +400,18 @@ struct ImportSession {
     mutating func inFeed(_ input: FeedInput, of count: Int, _ body: (inout ImportSession) throws -> Void) throws {
         guard count > 1 else { return try body(&self) }
         namespace = input.id + ":"
+        let total = try listingApart(as: "\(input.id): ", body) { error, session in
+            ImportError.inFeed(id: input.id, source: session.source.displayName, cause: error)
+        }
+        importedFeeds[importedFeeds.count - 1].warnings = total
+    }
+
+    /// Runs `body` with its warnings and repairs listed under `label`, and its errors told by `explain`; returns
+    /// how many warnings it added.
+    private mutating func listingApart(
+        as label: String, _ body: (inout ImportSession) throws -> Void,
+        explain: (ImportError, ImportSession) -> ImportError
+    ) throws -> Int {
         let kept = (warnings, repairs, reading.warnings, reading.repairs)
         warnings = ImportWarnings()
         repairs = ImportWarnings(exampleLimit: kept.1.exampleLimit)
@@ -392,17 +422,52 @@ struct ImportSession {
         } catch let error as ImportError {
             switch error {
             case .writeFailed, .database: throw error  // the disk's or the database's failure, not the feed's
-            default: throw ImportError.inFeed(id: input.id, source: source.displayName, cause: error)
+            default: throw explain(error, self)
             }
         }
-        var feedWarnings = reading.warnings
-        feedWarnings.absorb(warnings)
-        var feedRepairs = repairs
-        feedRepairs.absorb(reading.repairs)
-        importedFeeds[importedFeeds.count - 1].warnings = feedWarnings.total
+        var ownWarnings = reading.warnings
+        ownWarnings.absorb(warnings)
+        var ownRepairs = repairs
+        ownRepairs.absorb(reading.repairs)
         (warnings, repairs, reading.warnings, reading.repairs) = kept
-        warnings.absorb(feedWarnings, prefixingExamplesWith: "\(input.id): ")
-        repairs.absorb(feedRepairs, prefixingExamplesWith: "\(input.id): ")
+        warnings.absorb(ownWarnings, prefixingExamplesWith: label)
+        repairs.absorb(ownRepairs, prefixingExamplesWith: label)
+        return ownWarnings.total
+    }
+
+    /// The region's transfers between feeds (`--transfers FILE`): transfers.txt rows whose ids name their feed
+    /// (`FEEDID:ID`, or a bare id exactly one feed has). A feed's own transfers.txt covers its own stops only.
+    mutating func importRegionTransfers(_ path: String, _ db: Database) throws {
+        source = SingleTableSource(path: path, table: "transfers.txt")
+        namespace = ""
+        let prefixes = importedFeeds.map { $0.id + ":" }
+        stopKeys = try Self.regionIDs(db, "SELECT stop_id, stop_idx FROM stops", prefixes)
+        routeKeys = try Self.regionIDs(db, "SELECT route_id, route_idx FROM routes", prefixes)
+        tripKeys = try Self.regionIDs(db, "SELECT trip_id, trip_idx FROM trips", prefixes)
+        reading.hasher = SHA256()
+        _ = try listingApart(as: "\(path): ", { try $0.importTransfers(db) }) { error, _ in
+            ImportError.inTransfersFile(path: path, cause: error)
+        }
+        regionTransfersHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Every id of a table of the database (`FEEDID:ID`), and the bare ids that one feed alone has.
+    static func regionIDs(_ db: Database, _ sql: String, _ prefixes: [String]) throws -> [String: Int] {
+        var keys: [String: Int] = [:]
+        var bare: [String: Int?] = [:]  // nil: several feeds have it
+        let rows = try Row.fetchCursor(db, sql: sql)
+        while let row = try rows.next() {
+            let id: String = row[0], key: Int = row[1]
+            keys[id] = key
+            if let prefix = prefixes.first(where: { id.hasPrefix($0) }) {
+                let short = String(id.dropFirst(prefix.count))
+                bare[short] = bare[short] == nil ? key : .some(nil)
+            }
+        }
+        for (id, key) in bare where keys[id] == nil {
+            if let key { keys[id] = key }
+        }
+        return keys
     }
 
     /// `id` as the database stores it: in the feed's namespace when there are several feeds.
@@ -1195,7 +1260,8 @@ struct ImportSession {
             feedHash = feeds[0].feedHash
         } else {
             // The set's hash: each feed's id and hash, in import order.
-            let lines = feeds.map { "\($0.id) \($0.feedHash)\n" }.joined()
+            let lines =
+                feeds.map { "\($0.id) \($0.feedHash)\n" }.joined() + (regionTransfersHash.map { "transfers \($0)\n" } ?? "")
             feedHash = SHA256.hash(data: Array(lines.utf8)).map { String(format: "%02x", $0) }.joined()
         }
         var warnings = reading.warnings

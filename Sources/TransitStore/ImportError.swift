@@ -33,11 +33,15 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case compressionRatioTooHigh(archive: String, entry: String, compressed: Int64, uncompressed: Int64, limit: Int64)
     /// One feed of an import of several (`id`, read from `source`) was refused for `cause`.
     indirect case inFeed(id: String, source: String, cause: ImportError)
+    /// The region's transfers file (`kiosk import --transfers`) was refused for `cause`.
+    indirect case inTransfersFile(path: String, cause: ImportError)
 
     public var description: String {
         switch self {
         case let .inFeed(id, source, cause):
             return "feed '\(id)' (\(source)): \(cause)"
+        case let .inTransfersFile(path, cause):
+            return "the transfers between feeds, \(path): \(cause)"
         case let .unreadableFeed(path, reason):
             return "cannot read the feed \(path): \(reason)"
         case let .missingFile(file, feed):

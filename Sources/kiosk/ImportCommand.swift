@@ -43,6 +43,15 @@ struct ImportCommand: ParsableCommand {
         ))
     var lenient = false
 
+    @Option(
+        name: .customLong("transfers"),
+        help: ArgumentHelp(
+            "With several feeds: a transfers.txt of the rules between them (ids as FEEDID:ID).",
+            discussion:
+                "Each feed's transfers.txt applies to its own stops, routes and trips. Between feeds, stops within the walking radius are linked by walks, as stops of one feed are; this file adds the rules a region knows (a change that takes longer, or is not possible), with the columns of transfers.txt.",
+            valueName: "file"))
+    var regionTransfers: String?
+
     @Flag(name: .shortAndLong, help: "Log progress to standard error.")
     var verbose = false
 
@@ -63,9 +72,10 @@ struct ImportCommand: ParsableCommand {
         }
         do {
             var image: PlanningImage.Report?
+            var importer = GTFSImporter(feeds: feeds.map(FeedInput.init(argument:)), databasePath: db, lenient: lenient)
+            importer.regionTransfers = regionTransfers
             let summary = try Self.importShowingProgress(
-                GTFSImporter(feeds: feeds.map(FeedInput.init(argument:)), databasePath: db, lenient: lenient),
-                on: progressOption.line()
+                importer, on: progressOption.line()
             ) { image = $0 }
             print(ImportReport.text(summary))
             if let image { print(ImportReport.text(image)) }

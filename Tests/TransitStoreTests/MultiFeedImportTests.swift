@@ -134,6 +134,42 @@ import TransitModel
         #expect(text.contains("): its time zone America/New_York keeps a different clock from America/Guayaquil, the zone of feed 'metro' (they differ on 2026-03-08)"))
     }
 
+    /// The region's transfers file names stops of several feeds; its errors name the file and the line.
+    @Test func transfersBetweenFeedsComeFromTheRegionsFile() throws {
+        let dir = TemporaryFolder.make("multi")
+        let path = dir.appendingPathComponent("region.sqlite").path
+        let inputs = [("metro", Self.metro), ("bus", Self.bus)].map {
+            FeedInput(id: $0.0, path: TestSupport.writeFeed($0.1, name: $0.0).path)
+        }
+        let rules = dir.appendingPathComponent("between.txt")
+        try "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nmetro:2,bus:1,2,300\n2,1,3,\n"
+            .write(to: rules, atomically: true, encoding: .utf8)
+        var importer = GTFSImporter(feeds: inputs, databasePath: path)
+        importer.regionTransfers = rules.path
+        let error = #expect(throws: ImportError.self) { try importer.run() }
+        // `2` is a stop id of both feeds: the file must say which.
+        #expect(
+            error?.description
+                == "the transfers between feeds, \(rules.path): transfers.txt line 3, column 'from_stop_id': '2' is not defined in stops.txt"
+        )
+        try "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nmetro:2,bus:1,2,300\nbus:2,metro:1,3,\n"
+            .write(to: rules, atomically: true, encoding: .utf8)
+        let summary = try importer.run()
+        #expect(summary.count("transfers") == 2)
+        let db = try RouteDatabase(path: path)
+        let stored = try db.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT a.stop_id || '>' || b.stop_id || ' ' || transfer_type FROM transfers
+                    JOIN stops a ON a.stop_idx = from_stop_idx JOIN stops b ON b.stop_idx = to_stop_idx ORDER BY 1
+                    """)
+        }
+        #expect(stored == ["bus:2>metro:1 3", "metro:2>bus:1 2"])
+        importer.feeds = [importer.feeds[0]]
+        #expect(throws: ImportError.self) { try importer.run() }  // one feed: its rules go in its transfers.txt
+    }
+
     @Test func theCommandImportsSeveralFeedsAndListsThem() throws {
         let dir = TemporaryFolder.make("multi")
         // Folders named as an operator would name them: the first feed's id is its folder's name.
