@@ -172,14 +172,26 @@ extension LiveData {
     /// A feed with no entities at all counts as trip updates (an empty feed says "no predictions", live).
     /// With `addingAlerts`, alerts already held are kept and the feed's are added after them (several alerts
     /// feeds at once: the agency's and the staff messages). A staff messages file's age is when it was read.
+    /// `idPrefix` is the namespace of the static feed the realtime feed belongs to ("metro:" in a database of
+    /// several feeds, see `RealtimeFeed.readInNamespace`); with `addingTripUpdates`, trip updates already held are
+    /// kept beside the feed's (one feed per publisher), aged like the older.
     @discardableResult
     public mutating func take(
-        _ feed: RealtimeFeed, fetchedAt: Date, database: RouteDatabase, addingAlerts: Bool = false
+        _ feed: RealtimeFeed, fetchedAt: Date, database: RouteDatabase, addingAlerts: Bool = false,
+        idPrefix: String = "", addingTripUpdates: Bool = false
     ) throws -> Uses {
+        let feed = feed.inNamespace(idPrefix)
         var uses: Uses = []
         if feed.contents.tripUpdates > 0 || feed.contents.entities == 0 {
-            let timetable = try TripUpdateMatcher.match(feed, database: database)
-            tripUpdates = .init(value: timetable, headerTimestamp: feed.headerTimestamp, fetchedAt: fetchedAt)
+            var timetable = try TripUpdateMatcher.match(feed, database: database)
+            var header = feed.headerTimestamp
+            var at = fetchedAt
+            if addingTripUpdates, let held = tripUpdates {
+                timetable = LiveTimetable(merging: [held.value, timetable])
+                header = [held.headerTimestamp, header].compactMap { $0 }.min()
+                at = min(held.fetchedAt, at)
+            }
+            tripUpdates = .init(value: timetable, headerTimestamp: header, fetchedAt: at)
             hasTripUpdatesFeed = true
             uses.insert(.tripUpdates)
         }

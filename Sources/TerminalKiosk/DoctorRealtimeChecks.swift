@@ -21,67 +21,98 @@ extension KioskDoctor {
             ]
         }
         let database = try? RouteDatabase(path: databasePath)
-        var checks: [DoctorCheck] = []
-        for (kind, source) in settings.sources {
-            let several = settings.alertFeeds.count > 1 && kind == "alerts"
-            let area = several ? "realtime alerts \(source)" : "realtime \(kind)"
-            let data: Data
+        // Each publisher's ids are read in its static feed's namespace; a feed id the database does not hold is
+        // refused by the kiosk at start, so it is a problem here.
+        let bindings: [RealtimeBinding]
+        if let database {
             do {
-                data = try fetchBlocking(source, headers: settings.headers, timeoutSeconds: timeoutSeconds)
+                bindings = try settings.bind(to: database)
             } catch {
-                checks.append(
+                return [
                     DoctorCheck(
-                        area: area, status: .warning, detail: "\(error)",
+                        area: "realtime", status: .problem, detail: error.description,
                         fix:
-                            "check the URL, the network and [realtime] headers (API key); the kiosk shows the timetable meanwhile"
-                    ))
-                continue
+                            "name one of the database's feeds (kiosk import lists them) in [realtime] feed or each [[realtime.feeds]] table"
+                    )
+                ]
             }
-            let feed: RealtimeFeed
-            do {
-                feed = try RealtimeFeed.decode(data)
-            } catch {
-                checks.append(
-                    DoctorCheck(
-                        area: area, status: .warning, detail: "\(source): \(error)",
-                        fix: "is this the GTFS-Realtime (protobuf) URL? 'kiosk rt inspect' shows what arrives"))
-                continue
-            }
-            var facts = ["\(source): \(feed.contents.entities) entities, \(feed.byteCount) bytes"]
-            if feed.isStaffMessages { facts.append("staff messages (kiosk message)") }
-            var status = DoctorCheck.Status.ok
-            var fix: String?
-            let freshness = Freshness.evaluate(
-                headerTimestamp: feed.freshnessTimestamp, fetchedAt: now, now: now, pollSeconds: settings.pollSeconds,
-                mode: settings.mode)
-            if let header = feed.freshnessTimestamp {
-                facts.append("header \(Int(wholeSecondsOf: now.timeIntervalSince(header))) s old")
-            }
-            if !freshness.isLive {
-                status = .warning
-                facts.append(freshness.verdict.description)
-                fix = "a stuck feed or a wrong clock: compare the feed's time with this machine's (timedatectl)"
-            }
-            if kind == "trip_updates" {
-                if feed.contents.tripUpdates == 0 {
+        } else {
+            bindings = settings.publishers.filter(\.hasFeeds).map { RealtimeBinding(sources: $0, idPrefix: "") }
+        }
+        let severalFeeds = database.map { !$0.namespaces.isEmpty } ?? false
+        var checks: [DoctorCheck] = []
+        for binding in bindings {
+            let sources = binding.sources
+            let tag = binding.feedID.map { "\($0) " } ?? ""
+            for (kind, source) in sources.sources {
+                let several = sources.alertFeeds.count > 1 && kind == "alerts"
+                let area = several ? "realtime \(tag)alerts \(source)" : "realtime \(tag)\(kind)"
+                let data: Data
+                do {
+                    data = try fetchBlocking(source, headers: sources.headers, timeoutSeconds: timeoutSeconds)
+                } catch {
+                    checks.append(
+                        DoctorCheck(
+                            area: area, status: .warning, detail: "\(error)",
+                            fix:
+                                "check the URL, the network and [realtime] headers (API key); the kiosk shows the timetable meanwhile"
+                        ))
+                    continue
+                }
+                var feed: RealtimeFeed
+                do {
+                    feed = try RealtimeFeed.decode(data)
+                } catch {
+                    checks.append(
+                        DoctorCheck(
+                            area: area, status: .warning, detail: "\(source): \(error)",
+                            fix: "is this the GTFS-Realtime (protobuf) URL? 'kiosk rt inspect' shows what arrives"))
+                    continue
+                }
+                feed.readInNamespace(binding.idPrefix)
+                var facts = ["\(source): \(feed.contents.entities) entities, \(feed.byteCount) bytes"]
+                if feed.isStaffMessages { facts.append("staff messages (kiosk message)") }
+                var status = DoctorCheck.Status.ok
+                var fix: String?
+                if severalFeeds, binding.feedID == nil, !feed.isStaffMessages {
                     status = .warning
-                    facts.append("no trip updates in this feed")
-                    fix = fix ?? "is trip_updates the trip-updates URL (and not alerts or vehicle positions)?"
-                } else if let database, let timetable = try? TripUpdateMatcher.match(feed, database: database) {
-                    let stats = timetable.statistics
-                    let rate = stats.tripMatchRate
-                    facts.append(
-                        String(
-                            format: "trip match rate %.1f%% (%d matched, %d unknown)", rate * 100, stats.tripsMatched,
-                            stats.tripsUnknown))
-                    if rate < 0.5 {
+                    facts.append("read with the database's own ids (FEED:ID), as no feed is named")
+                    fix = "an operator's alerts use its feed's ids: give them in its [[realtime.feeds]] table"
+                }
+                let freshness = Freshness.evaluate(
+                    headerTimestamp: feed.freshnessTimestamp, fetchedAt: now, now: now,
+                    pollSeconds: settings.pollSeconds,
+                    mode: settings.mode)
+                if let header = feed.freshnessTimestamp {
+                    facts.append("header \(Int(wholeSecondsOf: now.timeIntervalSince(header))) s old")
+                }
+                if !freshness.isLive {
+                    status = .warning
+                    facts.append(freshness.verdict.description)
+                    fix = "a stuck feed or a wrong clock: compare the feed's time with this machine's (timedatectl)"
+                }
+                if kind == "trip_updates" {
+                    if feed.contents.tripUpdates == 0 {
                         status = .warning
-                        fix =
-                            "most trips are not in the timetable: a feed for another agency, or the timetable is out of date (kiosk import)"
+                        facts.append("no trip updates in this feed")
+                        fix = fix ?? "is trip_updates the trip-updates URL (and not alerts or vehicle positions)?"
+                    } else if let database, let timetable = try? TripUpdateMatcher.match(feed, database: database) {
+                        let stats = timetable.statistics
+                        let rate = stats.tripMatchRate
+                        facts.append(
+                            String(
+                                format: "trip match rate %.1f%% (%d matched, %d unknown)", rate * 100,
+                                stats.tripsMatched,
+                                stats.tripsUnknown) + (binding.feedID.map { " in feed '\($0)'" } ?? ""))
+                        if rate < 0.5 {
+                            status = .warning
+                            fix =
+                                "most trips are not in the timetable: a feed for another agency, or the timetable is out of date (kiosk import)"
+                        }
                     }
                 }
+                checks.append(DoctorCheck(area: area, status: status, detail: facts.joined(separator: "; "), fix: fix))
             }
-            checks.append(DoctorCheck(area: area, status: status, detail: facts.joined(separator: "; "), fix: fix))
         }
         return checks
     }

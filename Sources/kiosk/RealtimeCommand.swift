@@ -22,6 +22,9 @@ struct RealtimeInspectCommand: ParsableCommand {
             stop_sequence and stop_id that disagree, delays that contradict times, a header from the future or years \
             ago.
             A match rate near zero usually means a feed for another agency or another timetable version.
+            In a database of several feeds (kiosk import metro=… bus=…) the feed's ids are read in one feed's namespace: \
+            --feed names it (as [[realtime.feeds]] feed does); without it, the feed whose trips match best. The trip \
+            and stop match rates in every feed's namespace are listed either way.
             A URL is fetched once (10 s timeout, 64 MB cap; a failed fetch exits with status 1). A feed that is not a GTFS-Realtime protobuf (an HTML page, truncated or garbage bytes) exits with status 2.
             """
     )
@@ -35,6 +38,12 @@ struct RealtimeInspectCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     @OptionGroup var moment: MomentOption
+
+    @Option(
+        help: ArgumentHelp(
+            "The static feed the realtime feed belongs to, in a database of several feeds (its ids are read as FEED:ID).",
+            valueName: "feed-id"))
+    var feed: String?
 
     @Option(help: "The poll interval the freshness verdict assumes, in seconds.")
     var pollSeconds = LiveData.defaultPollSeconds
@@ -66,8 +75,15 @@ struct RealtimeInspectCommand: ParsableCommand {
                 printError("error: \(error)")
                 throw ExitCode(ExitStatus.badInput)
             }
-            let report = try FeedInspection(
-                feed: feed, source: source, database: routes, at: instant, pollSeconds: pollSeconds)
+            let report: FeedInspection
+            do {
+                report = try FeedInspection(
+                    feed: feed, source: source, database: routes, at: instant, pollSeconds: pollSeconds,
+                    feedID: self.feed)
+            } catch let error as RealtimeBindingError {
+                printError("error: \(error)")
+                throw ExitCode(ExitStatus.badInput)
+            }
             print(json ? try report.json() : report.text)
         }
     }

@@ -65,6 +65,7 @@ struct RunCommand: ParsableCommand {
             printError("error: cannot prepare the sample database: \(error)")
             throw ExitCode(ExitStatus.failure)
         }
+        try configOption.checkRealtimeFeeds(kioskConfig.realtime, databasePath: databasePath)
         let input: KioskFrameInput
         if noCamera {
             input = .none

@@ -91,6 +91,7 @@ struct ServeCommand: ParsableCommand {
             config.server.scanSource = scanSource
         }
         let path = try database.db ?? config.databasePath ?? DefaultDatabase.samplePath()
+        try configOption.checkRealtimeFeeds(config.realtime, databasePath: path)
         try ServeRunner.run(
             config: config, databasePath: path, verbose: verbose, clockOffset: try clockOffset(path),
             instanceName: instance)

@@ -36,6 +36,10 @@ public struct TripUpdateRecord: Sendable, Equatable {
         public var hasArrival: Bool { present & 4 != 0 }
         public var hasDeparture: Bool { present & 8 != 0 }
 
+        mutating func prefixStopID(_ prefix: String) {
+            if hasStopID, !stopID.isEmpty { stopID = prefix + stopID }
+        }
+
         init(_ update: TransitRealtime_TripUpdate.StopTimeUpdate) {
             if update.hasStopID { stopID = update.stopID; present |= 1 }
             if update.hasStopSequence { stopSequence = update.stopSequence; present |= 2 }
@@ -73,6 +77,13 @@ public struct TripUpdateRecord: Sendable, Equatable {
     public var tripHeadsign: String?
     /// The entity was flagged `is_deleted` (DIFFERENTIAL feeds): counted, never applied.
     public var isDeleted: Bool
+
+    /// Reads the update's trip, route and stop ids in a static feed's namespace (`prefix` "metro:").
+    mutating func prefixIDs(_ prefix: String) {
+        if let id = trip.tripID, !id.isEmpty { trip.tripID = prefix + id }
+        if let id = trip.routeID, !id.isEmpty { trip.routeID = prefix + id }
+        for index in stopTimeUpdate.indices { stopTimeUpdate[index].prefixStopID(prefix) }
+    }
 
     public init(_ update: TransitRealtime_TripUpdate, isDeleted: Bool = false) {
         trip = Trip(update.trip)

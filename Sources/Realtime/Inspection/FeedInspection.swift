@@ -25,7 +25,23 @@ public struct FeedInspection: Sendable, Codable {
         public var languages: [String] = []
     }
 
+    /// How a feed's trip updates match the timetable when read as one static feed's (a database of several feeds).
+    public struct FeedMatch: Sendable, Codable, Equatable {
+        public var feed: String
+        public var tripsMatched: Int
+        public var tripsUnknown: Int
+        public var tripMatchRate: Double
+        public var stopsMatched: Int
+        public var stopsUnknown: Int
+        public var stopMatchRate: Double
+    }
+
     public var source: String
+    /// The static feed whose namespace the ids were read in (a database of several feeds), nil with one feed.
+    public var feed: String?
+    /// In a database of several feeds: the trip and stop match rates of the feed's trip updates read in each
+    /// feed's namespace, in the database's order (nil with one feed, or without trip updates).
+    public var feedMatches: [FeedMatch]?
     public var bytes: Int
     public var gtfsRealtimeVersion: String
     public var incrementality: String
@@ -42,10 +58,71 @@ public struct FeedInspection: Sendable, Codable {
     /// One sentence each.
     public var oddities: [String]
 
+    /// `feedID` names the static feed the realtime feed belongs to (`kiosk rt inspect --feed`); in a database of
+    /// several feeds, without it the ids are read in the namespace of the feed whose trips they match best.
+    /// A `feedID` the database does not hold throws `RealtimeBindingError`.
     public init(
-        feed: RealtimeFeed, source: String, database: RouteDatabase, at: Date,
-        pollSeconds: Int = LiveData.defaultPollSeconds
+        feed original: RealtimeFeed, source: String, database: RouteDatabase, at: Date,
+        pollSeconds: Int = LiveData.defaultPollSeconds, feedID: String? = nil
     ) throws {
+        var feed = original
+        var notes: [String] = []
+        var chosen: String?
+        var matches: [FeedMatch]?
+        let several = !database.namespaces.isEmpty
+        let reference = original.headerTimestamp ?? at
+        if several && original.contents.tripUpdates > 0 {
+            matches = try database.feeds.map { record in
+                let s = try TripUpdateMatcher.match(
+                    original.inNamespace(record.idPrefix), database: database, referenceTime: reference
+                ).statistics
+                return FeedMatch(
+                    feed: record.id, tripsMatched: s.tripsMatched, tripsUnknown: s.tripsUnknown,
+                    tripMatchRate: s.tripMatchRate, stopsMatched: s.stopsMatched, stopsUnknown: s.stopsUnknown,
+                    stopMatchRate: s.stopMatchRate)
+            }
+        }
+        if let feedID, !database.feeds.isEmpty {
+            guard let record = database.feeds.first(where: { $0.id == feedID }) else {
+                throw RealtimeBindingError(
+                    key: "--feed",
+                    problem:
+                        "\"\(TerminalText.sanitize(feedID, maxLength: 40))\" is not a feed of the route database \(database.path) (its feeds: \(database.feeds.map { "'\($0.id)'" }.joined(separator: ", ")))"
+                )
+            }
+            chosen = record.id
+            feed.readInNamespace(record.idPrefix)
+        } else if several {
+            let ranked = (matches ?? []).filter { $0.tripsMatched > 0 }.sorted { $0.tripsMatched > $1.tripsMatched }
+            if let best = ranked.first, let record = database.feeds.first(where: { $0.id == best.feed }) {
+                chosen = record.id
+                feed.readInNamespace(record.idPrefix)
+                let equal = ranked.filter { $0.tripsMatched == best.tripsMatched }.map(\.feed)
+                notes.append(
+                    equal.count > 1
+                        ? "no --feed: its trips match feeds \(equal.map { "'\($0)'" }.joined(separator: ", ")) equally; read as feed '\(record.id)''s (name the feed with --feed)"
+                        : "no --feed: read as feed '\(record.id)''s, whose trips it matches best")
+            } else if original.contents.tripUpdates > 0 {
+                notes.append(
+                    "no --feed in a database of several feeds (\(database.feeds.map(\.id).joined(separator: ", "))): its trips match no feed's; name the feed with --feed"
+                )
+            } else {
+                notes.append(
+                    "no --feed in a database of several feeds (\(database.feeds.map(\.id).joined(separator: ", "))): the ids were read as they are; name the feed with --feed"
+                )
+            }
+        }
+        try self.init(
+            namespaced: feed, source: source, database: database, at: at, pollSeconds: pollSeconds, feedID: chosen,
+            feedMatches: matches, notes: notes)
+    }
+
+    private init(
+        namespaced feed: RealtimeFeed, source: String, database: RouteDatabase, at: Date, pollSeconds: Int,
+        feedID: String?, feedMatches: [FeedMatch]?, notes early: [String]
+    ) throws {
+        self.feed = feedID
+        self.feedMatches = feedMatches
         self.source = source
         bytes = feed.byteCount
         let header = feed.message.header
@@ -60,7 +137,8 @@ public struct FeedInspection: Sendable, Codable {
         self.at = at
         timeZone = database.timeZone.identifier
         contents = feed.contents
-        var notes = feed.oddities.sorted { $0.key < $1.key }.map { $0.value > 1 ? "\($0.key) (\($0.value)×)" : $0.key }
+        var notes =
+            early + feed.oddities.sorted { $0.key < $1.key }.map { $0.value > 1 ? "\($0.key) (\($0.value)×)" : $0.key }
         if verdict != .live, verdict != .neverFetched { notes.append("data is \(verdict)") }
 
         if feed.contents.tripUpdates > 0 {
@@ -92,7 +170,9 @@ public struct FeedInspection: Sendable, Codable {
                 )
             }
             if s.duplicateTripUpdates > 0 {
-                notes.append("\(s.duplicateTripUpdates) trip updates repeat an earlier one for the same trip and day (the last was used)")
+                notes.append(
+                    "\(s.duplicateTripUpdates) trip updates repeat an earlier one for the same trip and day (the last was used)"
+                )
             }
             if s.outOfRangeEvents > 0 {
                 notes.append(
@@ -192,6 +272,10 @@ public struct FeedInspection: Sendable, Codable {
         lines.append(
             "\(TerminalText.sanitize(source, maxLength: 200))  (\(bytes) bytes, GTFS-Realtime \(TerminalText.sanitize(gtfsRealtimeVersion, maxLength: 16)), \(incrementality))"
         )
+        if let feed {
+            lines.append(
+                "Feed         \(TerminalText.sanitize(feed, maxLength: 40)) (its ids read in that feed's namespace)")
+        }
         if let headerTimestamp, let ageSeconds {
             let age =
                 ageSeconds >= 0
@@ -219,6 +303,18 @@ public struct FeedInspection: Sendable, Codable {
                 "  stops   \(s.stopsMatched) matched, \(s.stopsUnknown) unknown (match rate \(percent(s.stopMatchRate))), \(s.skippedStops) skipped, "
                     + "\(s.noDataStops) no data, \(s.sequenceStopIDDisagreements) stop_sequence/stop_id disagreements")
             lines.append("  events  \(s.absoluteTimes) absolute times, \(s.delaysOnly) delays only")
+        }
+        if let feedMatches {
+            lines.append("")
+            lines.append("Trip updates per feed (the ids read in each feed's namespace)")
+            let width = feedMatches.map(\.feed.count).max() ?? 0
+            for m in feedMatches {
+                let name = TerminalText.sanitize(m.feed, maxLength: 40)
+                lines.append(
+                    "  \(name)\(String(repeating: " ", count: max(0, width - m.feed.count)))  trips \(m.tripsMatched) matched, \(m.tripsUnknown) unknown (match rate \(percent(m.tripMatchRate))); "
+                        + "stops \(m.stopsMatched) matched, \(m.stopsUnknown) unknown (match rate \(percent(m.stopMatchRate)))"
+                        + (m.feed == feed ? "  ← read as" : ""))
+            }
         }
         if let v = vehiclePositions {
             lines.append("")

@@ -32,7 +32,7 @@ public final class LiveFeedPolling: @unchecked Sendable {
         do {
             poller = try RealtimePoller(settings: settings, database: database)
         } catch {
-            logger.error("live data unavailable: cannot read the timetable's routes", metadata: ["error": "\(error)"])
+            logger.error("live data unavailable", metadata: ["error": "\(error)"])
             return
         }
         let logger = self.logger
@@ -48,12 +48,16 @@ public final class LiveFeedPolling: @unchecked Sendable {
                     self.latest = live
                     self.lastReport = report
                 }
-                // Each alerts source reports on its own: one that fails leaves the others on the board.
-                let alerts = zip(settings.alertFeeds, report.alertSources).map { source, outcome in
-                    (settings.alertFeeds.count > 1 ? "alerts \(source)" : "alerts", outcome)
+                // Each source reports on its own: one that fails leaves the others on the board.
+                var outcomes: [(String, RealtimePoller.Report.Outcome)] = []
+                for (publisher, part) in zip(settings.publishers.filter(\.hasFeeds), report.feeds) {
+                    let feed = part.feed.isEmpty ? "" : "\(part.feed) "
+                    outcomes.append(("\(feed)trip_updates", part.tripUpdates))
+                    outcomes += zip(publisher.alertFeeds, part.alertSources).map { source, outcome in
+                        (publisher.alertFeeds.count > 1 ? "\(feed)alerts \(source)" : "\(feed)alerts", outcome)
+                    }
+                    outcomes.append(("\(feed)vehicle_positions", part.vehiclePositions))
                 }
-                let outcomes =
-                    [("trip_updates", report.tripUpdates)] + alerts + [("vehicle_positions", report.vehiclePositions)]
                 for (kind, outcome) in outcomes {
                     if case let .failed(reason) = outcome {
                         if failing.insert(kind).inserted {
