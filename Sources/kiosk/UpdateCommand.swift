@@ -21,6 +21,15 @@ struct UpdateCommand: ParsableCommand {
             (download, then import) is redrawn on standard error; --progress lines prints machine-readable lines.
             Exit codes: 0 updated or not modified, 1 download failure (network, server, disk), 2 bad usage or a \
             feed that is refused.
+
+            A database of several feeds ([[update.feeds]], each with id and url, and [update] transfers for the \
+            region's transfers file, as 'kiosk import ID=PATH … --transfers FILE' takes them): each feed is \
+            downloaded and checked on its own (it must import alone), and its last good copy is kept beside the \
+            database (DB.feed.ID.zip; state in DB.feeds.json). The database is rebuilt from every feed's good copy \
+            only when one of them changed (by content hash); a feed whose download fails or that is refused is \
+            reported and its last good copy used, so the others still update. Each feed's line says updated, \
+            unchanged or failed (kept the last good copy since …); the exit code is 1 when a feed failed, 2 when \
+            the feeds together are refused (the previous database stays). --url updates one feed as above.
             """
     )
 
@@ -56,12 +65,21 @@ struct UpdateCommand: ParsableCommand {
     func run() throws {
         bootstrapLogging(verbose: verbose)
         let config = try configOption.load()
-        guard let source = url ?? config.updateURL else {
-            printError("error: no GTFS URL: set [update] gtfs_url in the config or give --url")
-            throw ExitCode(ExitStatus.badInput)
-        }
         guard let database = db ?? config.databasePath else {
             printError("error: no database to update: set [database] path in the config or give --db")
+            throw ExitCode(ExitStatus.badInput)
+        }
+        if url == nil, !config.updateFeeds.isEmpty {
+            let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "update")
+            defer { signals.cancel() }
+            try FeedSetUpdate(
+                feeds: config.updateFeeds, database: database, transfers: config.updateTransfers, force: force,
+                timeout: timeout, progress: progressOption.line()
+            ).run()
+            return
+        }
+        guard let source = url ?? config.updateURL else {
+            printError("error: no GTFS URL: set [update] gtfs_url (or [[update.feeds]]) in the config or give --url")
             throw ExitCode(ExitStatus.badInput)
         }
         let statePath = database + ".update.json"
