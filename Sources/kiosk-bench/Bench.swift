@@ -12,7 +12,7 @@ struct Bench: ParsableCommand {
         subcommands: [
             ImportBench.self, LookupBench.self, PlanBench.self, LabelsBench.self, ScanBench.self, KioskBench.self,
             RealtimeBench.self, LivePlanBench.self, LiveBench.self, FeedMemoryBench.self, SpeechBench.self, MapsBench.self,
-            ServeBench.self, TimetableBench.self, SearchBench.self,
+            ServeBench.self, TimetableBench.self, SearchBench.self, MultiFeedBench.self,
         ]
     )
 }
