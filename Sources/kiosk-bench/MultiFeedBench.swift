@@ -285,7 +285,8 @@ struct StreamingFeedSplitter {
         // Which feed each route belongs to.
         let agencies = try CSVRecords.readAll(path("agency.txt"))
         let routes = try CSVRecords.readAll(path("routes.txt"))
-        let byAgency = agencies.rows.count > 1
+        // Routes that do not name their agency leave only their type to split by.
+        let byAgency = agencies.rows.count > 1 && routes.columns.contains("agency_id")
         let routeColumn = try routes.column("route_id")
         let keyColumn = byAgency ? try routes.column("agency_id") : try routes.column("route_type")
         var feedIDs: [String] = [], feedOfKey: [String: Int] = [:]
@@ -439,7 +440,8 @@ struct StreamingFeedSplitter {
         let ignored = try fm.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".txt") && !carried.contains($0) }
         return Result(
             feeds: zip(feedIDs, folders).map { FeedInput(id: $0, path: $1.path) },
-            criterion: byAgency ? "agency" : "route_type", written: written, ignoredFiles: ignored.sorted(),
+            criterion: byAgency
+                ? "agency" : agencies.rows.count > 1 ? "route_type (routes.txt names no agency_id)" : "route_type", written: written, ignoredFiles: ignored.sorted(),
             shapeCopies: shapeFeeds.values.reduce(0) { $0 + $1.nonzeroBitCount })
     }
 }
