@@ -269,13 +269,23 @@ import TransitStore
         #expect(busStop.status == 0 && busStop.stdout.contains("canceled"), "\(busStop.stdout)")
         #expect(!busStop.stdout.contains("\"delay_seconds\" : 300"), "\(busStop.stdout)")
 
+        // The kiosk and the server refuse it at start, before they open a screen or a port.
         let bad = try config("tram")
-        let refused = try Programs.runKiosk(["lookup", "metro:1", "--config", bad, "--at", "2026-03-02T07:55"])
-        #expect(refused.status == 2, "\(refused)")
-        #expect(
-            refused.stderr.contains("realtime.feeds[1].feed: \"tram\" is not a feed of the route database"),
-            "\(refused)")
-        #expect(refused.stderr.contains("(its feeds: 'metro', 'bus')"), "\(refused)")
+        for command in [
+            ["lookup", "metro:1", "--config", bad, "--at", "2026-03-02T07:55"],
+            ["serve", "--config", bad, "--port", "0"],
+            ["run", "--config", bad, "--no-camera"],
+        ] {
+            let refused = try Programs.runKiosk(command)
+            #expect(refused.status == 2, "\(command[0]): \(refused)")
+            #expect(
+                refused.stderr.contains("realtime.feeds[1].feed: \"tram\" is not a feed of the route database"),
+                "\(command[0]): \(refused)")
+            #expect(refused.stderr.contains("(its feeds: 'metro', 'bus')"), "\(command[0]): \(refused)")
+            if command[0] != "lookup" {
+                #expect(refused.stderr.contains("error: \(bad): realtime.feeds[1].feed"), "\(refused)")
+            }
+        }
     }
 }
 
