@@ -43,8 +43,8 @@ public enum KioskConfigFile {
             "plan_requests_per_minute", "plan_burst", "speech_requests_per_minute", "speech_burst",
             "map_requests_per_minute", "map_burst", "rate_limit_clients", "trusted_proxies",
         ],
-        "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers"],
-        "update": ["gtfs_url", "headers"],
+        "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers", "feed", "feeds"],
+        "update": ["gtfs_url", "headers", "feeds", "transfers"],
         "speech": [
             "enabled", "auto_speak", "volume", "rate", "volume_step", "quiet_hours", "quiet_volume", "speak_key",
             "more_key", "volume_down_key", "volume_up_key", "output", "player", "log_file",
@@ -217,7 +217,7 @@ public enum KioskConfigFile {
             try readServer(server, reader, into: &config.server)
         }
         if let realtime = try reader.table(root, "realtime") {
-            config.realtime = try readRealtime(realtime, reader: reader)
+            config.realtime = try readRealtimeSection(realtime, reader: reader)
         }
         if let update = try reader.table(root, "update") {
             if let v = try reader.string(update, "gtfs_url", prefix: "update.") {
@@ -229,6 +229,7 @@ public enum KioskConfigFile {
                 config.updateURL = v
             }
             config.updateHeaders = try readHeaders(update, key: "update.headers", reader: reader)
+            try readUpdateFeeds(update, reader: reader, into: &config)
         }
         if let speech = try reader.table(root, "speech") { config.speech = try parseSpeech(speech, reader) }
         if let metrics = try reader.table(root, "metrics") { config.metrics = try readMetrics(metrics, reader) }
@@ -252,68 +253,6 @@ public enum KioskConfigFile {
                 "signature_policy = \"require\" needs at least one public key, or every label would be refused")
         }
         return config
-    }
-
-    /// `[realtime]`: each feed a file path or an http(s):// URL, the poll interval, the mode and request headers.
-    static func readRealtime(_ table: TOMLTable, reader: Reader) throws(KioskConfigError) -> RealtimeSettings {
-        var settings = RealtimeSettings()
-        func source(_ v: String, key: String) throws(KioskConfigError) -> String {
-            if v.trimmingCharacters(in: .whitespaces).isEmpty {
-                throw reader.error(
-                    "realtime.\(key)", "is empty; give a file path or an http(s):// URL, or leave the key out")
-            }
-            if v.contains("://") {
-                guard Self.isHTTPURL(v) else {
-                    throw reader.error(
-                        "realtime.\(key)", "\"\(clean(v))\" is neither a file path nor an http:// or https:// URL")
-                }
-            }
-            return v
-        }
-        for (key, path) in [
-            ("trip_updates", \RealtimeSettings.tripUpdates), ("vehicle_positions", \RealtimeSettings.vehiclePositions),
-        ] {
-            guard let v = try reader.string(table, key, prefix: "realtime.") else { continue }
-            settings[keyPath: path] = try source(v, key: key)
-        }
-        // `alerts`: one source, or a list of them (the agency's feed and the staff messages file).
-        if let value = table["alerts"], value.array != nil {
-            guard let list = try reader.strings(table, "alerts", prefix: "realtime."), !list.isEmpty else {
-                throw reader.error(
-                    "realtime.alerts", "is an empty list; give file paths or http(s):// URLs, or leave the key out")
-            }
-            for (index, v) in list.enumerated() {
-                if v.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                    throw reader.error("realtime.alerts[\(index)]", "contains control characters")
-                }
-                let checked = try source(v, key: "alerts[\(index)]")
-                if settings.alertFeeds.contains(checked) {
-                    throw reader.error("realtime.alerts[\(index)]", "\"\(clean(v))\" is already in the list")
-                }
-                settings.alertFeeds.append(checked)
-            }
-        } else if let v = try reader.string(table, "alerts", prefix: "realtime.") {
-            settings.alertFeeds = [try source(v, key: "alerts")]
-        }
-        if let v = try reader.int(table, "poll_seconds", RealtimeSettings.pollSecondsRange, prefix: "realtime.") {
-            settings.pollSeconds = v
-        }
-        if let v = try reader.string(table, "mode", prefix: "realtime.") {
-            guard let mode = RealtimeMode(rawValue: v) else {
-                throw reader.error("realtime.mode", "must be \"online\", \"mixed\" or \"offline\", not \"\(clean(v))\"")
-            }
-            settings.mode = mode
-        }
-        settings.headers = try readHeaders(table, key: "realtime.headers", reader: reader)
-        if settings.mode == .online && settings.tripUpdates == nil {
-            throw reader.error(
-                "realtime.mode",
-                "\"online\" shows only live departures and needs trip_updates; set it, or use \"mixed\"")
-        }
-        if let problem = settings.problems.first {
-            throw KioskConfigError(file: reader.file, key: nil, problem: problem)
-        }
-        return settings
     }
 
     /// `headers = { "name" = "value", … }` in a table: request headers (API keys), names checked as HTTP tokens.
