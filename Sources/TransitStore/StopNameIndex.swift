@@ -11,7 +11,7 @@ import GRDB
 /// Each row carries the folded name, the stop the search shows for it (`target`: a platform's station) and that
 /// stop's place in the order results are listed in within a rank (`target_order`: by name, then ID, as Swift
 /// compares them), so a search reads the stops themselves only for the few it returns. Names that merely contain
-/// the query are found by reading the kind-0 rows, and only when the first two kinds give fewer matches than
+/// the query are found by reading every kind-0 row, and only when the first two kinds give fewer matches than
 /// asked for. A database imported before the index existed has no such table; its searches read `stops` as they
 /// always did, with the same answers.
 enum StopNameIndex {
@@ -63,7 +63,8 @@ enum StopNameIndex {
     /// Whether `db` has the index (databases imported before it do not).
     static func exists(_ db: Database) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stop_name_index')")
+            db.cachedStatement(
+                sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'stop_name_index')"))
             ?? false
     }
 
@@ -87,16 +88,78 @@ enum StopNameIndex {
         ).map { Entry(squeezed: $0[3], name: $0[0], target: $0[1], order: $0[2]) }
     }
 
-    /// The first `count` stops, in listing order, with a name containing `key` (or, without spaces, `compact`):
-    /// `(target, order)`. `key` and `compact` are LIKE patterns.
-    static func containing(_ db: Database, key: String, compact: String, count: Int) throws -> [(Int, Int)] {
-        try Row.fetchAll(
+    /// A stop a search can show, as the index ranks it: the best rank any of its rows gives (`exact` for a name
+    /// equal to the query without spaces, else the range it was found in), its place in the listing order, and the
+    /// folded name of one row giving that rank (so the search can check the rank in Swift).
+    struct Candidate {
+        var target: Int
+        var order: Int
+        var name: String
+        var exact: Bool
+    }
+
+    /// The first `count` stops with a name that, without its spaces, equals or starts with `compact` (byte-wise):
+    /// those equal to it first, then by listing order.
+    static func startingWith(_ db: Database, compact: String, count: Int) throws -> [Candidate] {
+        try firstStops(
             db,
             sql: """
-                SELECT target, MIN(target_order) AS place FROM stop_name_index
-                WHERE kind = 0 AND (name_key LIKE ? ESCAPE '\\' OR term LIKE ? ESCAPE '\\')
-                GROUP BY target ORDER BY place LIMIT ?
-                """, arguments: [key, compact, count]
+                SELECT target, target_order, name_key, term <> ?1 AS inexact FROM stop_name_index
+                WHERE kind = 0 AND term >= ?1 AND term < ?2 ORDER BY inexact, target_order LIMIT ?3
+                """, arguments: [compact, compact + "\u{10FFFF}"], count: count
+        ).map { Candidate(target: $0[0], order: $0[1], name: $0[2], exact: $0[3] as Int == 0) }
+    }
+
+    /// The first `count` stops, in listing order, with a word after the first starting with `key` (byte-wise).
+    static func withWordStartingWith(_ db: Database, key: String, count: Int) throws -> [Candidate] {
+        try firstStops(
+            db,
+            sql: """
+                SELECT target, target_order, name_key FROM stop_name_index
+                WHERE kind = 1 AND term >= ?1 AND term < ?2 ORDER BY target_order LIMIT ?3
+                """, arguments: [key, key + "\u{10FFFF}"], count: count
+        ).map { Candidate(target: $0[0], order: $0[1], name: $0[2], exact: false) }
+    }
+
+    /// The first `count` stops, in listing order, with a name containing `key` (or, without spaces, `compact`):
+    /// `(target, order)`. `key` and `compact` are LIKE patterns. When `compact` is `key` without its spaces, as it
+    /// is for every query, a name containing `key` also contains `compact` without its spaces, and only the folded
+    /// names without spaces (`term`) are compared, which takes half the time.
+    static func containing(_ db: Database, key: String, compact: String, count: Int) throws -> [(Int, Int)] {
+        let squeezed = key.utf8.filter { $0 != UInt8(ascii: " ") }.elementsEqual(compact.utf8)
+        let withSpaces = squeezed ? "" : " OR name_key LIKE ?1 ESCAPE '\\'"
+        return try firstStops(
+            db,
+            sql: """
+                SELECT target, target_order FROM stop_name_index
+                WHERE kind = 0 AND (term LIKE ?2 ESCAPE '\\'\(withSpaces)) ORDER BY target_order LIMIT ?3
+                """, arguments: [key, compact], count: count
         ).map { ($0[0], $0[1]) }
+    }
+
+    /// The rows of `sql`, a query of `stop_name_index` whose first column is `target`, ordered so that each stop's
+    /// first row is the one that ranks it, and ending in a LIMIT whose parameter follows `arguments`: the first row
+    /// of each of the first `count` stops. SQLite keeps only the rows it returns while it reads the range (grouping
+    /// the rows by stop would sort every one of them first, thousands for a common word); when a stop's several
+    /// rows (a station's platforms) leave fewer than `count` stops in them, it reads more.
+    private static func firstStops(
+        _ db: Database, sql: String, arguments: StatementArguments, count: Int
+    ) throws -> [Row] {
+        guard count > 0 else { return [] }
+        let statement = try db.cachedStatement(sql: sql)
+        var reading = max(2 * count, 16)
+        while true {
+            var limited = arguments
+            limited += [reading]
+            let rows = try Row.fetchAll(statement, arguments: limited)
+            var seen: Set<Int> = []
+            var first: [Row] = []
+            for row in rows where seen.insert(row[0]).inserted {
+                first.append(row)
+                if first.count == count { return first }
+            }
+            if rows.count < reading { return first }
+            reading *= 4
+        }
     }
 }

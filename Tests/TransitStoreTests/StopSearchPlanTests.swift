@@ -9,10 +9,10 @@ import TransitModel
 /// The name search lets SQLite choose the stops it shows from `stop_name_index` (issue 26: any query ≤ 5 ms on a
 /// 10,000-stop feed), reading only the ranges it needs and only the stops shown. These pin its answers where that
 /// plan has choices to make: more names equal to the query than asked for, a range cut at the limit, stations
-/// found through a platform's name, a word range after a short prefix range, names merely containing the query,
-/// and a name whose characters the bytes of the index cut in two (the search then ranks every row in Swift). Each
-/// answer is the search before the index (`StopSearchIndexTests.reference`) at several limits, and some are
-/// spelled out.
+/// found through a platform's name, a station with more platforms than the rows first read, a word range after a
+/// short prefix range, names merely containing the query, and a name whose characters the bytes of the index cut
+/// in two (the search then ranks every row in Swift). Each answer is the search before the index
+/// (`StopSearchIndexTests.reference`) at several limits, and some are spelled out.
 @Suite struct StopSearchPlanTests {
     static let stops: [(id: String, name: String, type: Int, parent: String)] = {
         var stops: [(id: String, name: String, type: Int, parent: String)] = [
@@ -27,6 +27,9 @@ import TransitModel
         ]
         for n in 1...14 { stops.append(("ST\(n)", "Gatvė \(n) st", 0, "")) }
         for n in 1...6 { stops.append(("AS\(n)", "Aukštaičių st", 0, "")) }
+        // A station with more platforms than the search first reads rows for.
+        stops += [("TN", "Terminal Norte", 1, ""), ("TO", "Terminal Oeste", 0, "")]
+        for n in 1...40 { stops.append(("TN\(n)", "Terminal Norte", 0, "TN")) }
         return stops
     }()
 
@@ -45,7 +48,8 @@ import TransitModel
         "la y", "lay", "LA Y", "la", "l", "y", "a", "s", "st", "st.", "sto", "g", "gatve", "gatve 1", "1 st", "12",
         "cumbaya", "Cumbayá", "cumbaya centro", "seskine", "Šeškinė", "zirmunu st", "žirmūnų", "azuolyno g",
         "plaza", "plaza grande", "grande", "anden", "sur", "stociu", "ka", "kam", "kami", "mi", "oka k", "k",
-        "zzzz", "qqq x", "ancha", "aukstaiciu st", String(repeating: "plaza grande ", count: 40), "%", "_",
+        "zzzz", "qqq x", "ancha", "terminal", "terminal n", "norte", "erminal", "oeste", "t", "aukstaiciu st",
+        String(repeating: "plaza grande ", count: 40), "%", "_",
     ]
 
     @Test func answersAreTheSearchBeforeTheIndex() throws {
@@ -87,6 +91,9 @@ import TransitModel
             try Self.found(database, "st", limit: 4) == ["ST exact", "PG prefix", "STO prefix", "AS1 wordPrefix"])
         // "Ka\u{0903}mi" does not start with "ka" as Swift compares characters: it merely contains it.
         #expect(try Self.found(database, "ka", limit: 8) == ["KAMI prefix", "OKA wordPrefix", "DEVA contains"])
+        // 41 rows of "Terminal Norte" (the station and its platforms) before "Terminal Oeste", in either range.
+        #expect(try Self.found(database, "terminal", limit: 2) == ["TN prefix", "TO prefix"])
+        #expect(try Self.found(database, "erminal", limit: 2) == ["TN contains", "TO contains"])
         #expect(try Self.found(database, "zzzz") == [])
         #expect(try Self.found(database, "la y", limit: 0) == [])
     }
