@@ -57,6 +57,7 @@ struct StopViewJSONWriter {
         json.object {
             $0.key("approximate"); $0.bool(departure.approximate)
             if let direction = departure.directionID { $0.key("direction_id"); $0.int(direction) }
+            if let feed = departure.feedID { $0.key("feed_id"); $0.string(feed) }
             $0.key("headsign"); $0.string(departure.headsign)
             $0.key("minutes_from_now"); $0.int(departure.minutesFromNow)
             if let platform = departure.platformCode { $0.key("platform_code"); $0.string(platform) }
@@ -129,6 +130,7 @@ struct StopViewJSONWriter {
     private func write(_ stop: StopInfo, _ json: inout PrettyJSON) {
         json.object {
             if let code = stop.code { $0.key("code"); $0.string(code) }
+            if let feed = stop.feedID { $0.key("feed_id"); $0.string(feed) }
             $0.key("id"); $0.string(stop.id)
             if let latitude = stop.latitude { $0.key("latitude"); $0.double(latitude) }
             $0.key("location_type"); $0.int(stop.locationType)
@@ -145,6 +147,7 @@ struct StopViewJSONWriter {
         json.object {
             $0.key("agency"); $0.string(route.agency)
             if let color = route.color { $0.key("color"); $0.string(color) }
+            if let feed = route.feedID { $0.key("feed_id"); $0.string(feed) }
             $0.key("id"); $0.string(route.id)
             if let long = route.longName { $0.key("long_name"); $0.string(long) }
             $0.key("mode"); $0.string(route.mode.rawValue)

@@ -81,6 +81,9 @@ public struct JourneyStep: Sendable, Codable, Equatable {
     public var stops: Int?
     /// Rides of a plan on live data: the live state at boarding (`departure`/`arrival` stay the timetable's).
     public var realtime: RideRealtime?
+    /// Rides in a database of several feeds: the feed of `trip_id` (its route's feed); nil, and absent from the
+    /// JSON, for walks and with one feed. `from` and `to` name their own feeds.
+    public var feedID: String?
 
     public init(
         kind: Kind, from: StopInfo, to: StopInfo, departure: Date, arrival: Date, minutes: Int, route: RouteInfo? = nil,
@@ -99,6 +102,7 @@ public struct JourneyStep: Sendable, Codable, Equatable {
         self.serviceDate = serviceDate
         self.stops = stops
         self.realtime = realtime
+        self.feedID = route?.feedID
     }
 }
 

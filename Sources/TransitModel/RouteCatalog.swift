@@ -44,16 +44,19 @@ public struct AgencyInfo: Sendable, Codable, Equatable, Hashable {
     public var name: String
     public var url: String?
     public var phone: String?
+    /// In a database of several feeds, the feed the agency belongs to; nil (absent from the JSON) with one feed.
+    public var feedID: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, name, url, phone
+        case id, name, url, phone, feedID = "feed_id"
     }
 
-    public init(id: String, name: String, url: String?, phone: String?) {
+    public init(id: String, name: String, url: String?, phone: String?, feedID: String? = nil) {
         self.id = id
         self.name = name
         self.url = url
         self.phone = phone
+        self.feedID = feedID
     }
 }
 

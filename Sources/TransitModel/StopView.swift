@@ -92,17 +92,21 @@ public struct StopInfo: Sendable, Codable, Equatable, Hashable {
     public var longitude: Double?
     /// 0 stop or platform, 1 station, 2 entrance (GTFS `location_type`).
     public var locationType: Int
+    /// In a database of several feeds, the feed the stop (and its parent station) belongs to (`metro` for
+    /// `metro:1`); nil, and absent from the JSON, in a database of one feed.
+    public var feedID: String?
 
     enum CodingKeys: String, CodingKey {
         case id, code, name, parentStationID = "parent_station_id", parentStationName = "parent_station_name",
             platformCode = "platform_code", wheelchairBoarding = "wheelchair_boarding", latitude, longitude,
-            locationType = "location_type"
+            locationType = "location_type", feedID = "feed_id"
     }
 
     public init(
         id: String, code: String?, name: String, parentStationID: String?, parentStationName: String?,
         platformCode: String?,
-        wheelchairBoarding: WheelchairAccess, latitude: Double?, longitude: Double?, locationType: Int
+        wheelchairBoarding: WheelchairAccess, latitude: Double?, longitude: Double?, locationType: Int,
+        feedID: String? = nil
     ) {
         self.id = id
         self.code = code
@@ -114,6 +118,7 @@ public struct StopInfo: Sendable, Codable, Equatable, Hashable {
         self.latitude = latitude
         self.longitude = longitude
         self.locationType = locationType
+        self.feedID = feedID
     }
 
     public var coordinate: Coordinate? {
@@ -131,14 +136,17 @@ public struct RouteInfo: Sendable, Codable, Equatable, Hashable {
     public var color: String?
     public var textColor: String?
     public var agency: String
+    /// In a database of several feeds, the feed the route belongs to; nil (absent from the JSON) with one feed.
+    public var feedID: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, shortName = "short_name", longName = "long_name", mode, color, textColor = "text_color", agency
+        case id, shortName = "short_name", longName = "long_name", mode, color, textColor = "text_color", agency,
+            feedID = "feed_id"
     }
 
     public init(
         id: String, shortName: String?, longName: String?, mode: RouteMode, color: String?, textColor: String?,
-        agency: String
+        agency: String, feedID: String? = nil
     ) {
         self.id = id
         self.shortName = shortName
@@ -147,6 +155,7 @@ public struct RouteInfo: Sendable, Codable, Equatable, Hashable {
         self.color = color
         self.textColor = textColor
         self.agency = agency
+        self.feedID = feedID
     }
 
     /// What fits on a badge: the short name, else the long name.
@@ -199,12 +208,15 @@ public struct Departure: Sendable, Codable, Equatable {
     public var approximate: Bool
     /// Live state and prediction (nil: built without live data). `time` stays the timetable time.
     public var realtime: DepartureRealtime?
+    /// In a database of several feeds, the feed of `trip_id` and `stop_id` (a trip runs on its own feed's route
+    /// and stops: the route's feed); nil, and absent from the JSON, with one feed.
+    public var feedID: String?
 
     enum CodingKeys: String, CodingKey {
         case route, headsign, directionID = "direction_id", time, minutesFromNow = "minutes_from_now",
             tripID = "trip_id", serviceDate = "service_date", scheduledTime = "scheduled_time",
             wheelchairAccessible = "wheelchair_accessible", stopID = "stop_id", platformCode = "platform_code",
-            approximate, realtime
+            approximate, realtime, feedID = "feed_id"
     }
 
     public init(
@@ -227,6 +239,7 @@ public struct Departure: Sendable, Codable, Equatable {
         self.platformCode = platformCode
         self.approximate = approximate
         self.realtime = realtime
+        self.feedID = route.feedID
     }
 }
 

@@ -148,7 +148,7 @@ extension RouteDatabase {
             if indexes.count > 64 {
                 for row in try Row.fetchAll(db, sql: "SELECT \(RouteDatabase.stopColumns)") {
                     let index: Int = row[0]
-                    if wanted.contains(index) { stops[index] = RouteDatabase.stopInfo(row) }
+                    if wanted.contains(index) { stops[index] = stopInfo(row) }
                 }
                 for row in try Row.fetchAll(db, sql: "SELECT stop_idx, route_idx FROM stop_routes") {
                     let stop: Int = row[0]
@@ -159,7 +159,7 @@ extension RouteDatabase {
                     if let row = try Row.fetchOne(
                         db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
                     {
-                        stops[index] = RouteDatabase.stopInfo(row)
+                        stops[index] = stopInfo(row)
                     }
                     routesAt[index] = Set(
                         try Int.fetchAll(

@@ -122,7 +122,7 @@ extension RouteDatabase {
                 }
                 let others = try routesAt(platforms, db).filter { $0.routeIndex != routeIndex }.map(\.route)
                 if highlighted == nil, viewerIndexes.contains(index) { highlighted = stops.count }
-                stops.append(RouteDiagram.Stop(stop: RouteDatabase.stopInfo(row), transfers: others))
+                stops.append(RouteDiagram.Stop(stop: stopInfo(row), transfers: others))
             }
             let headsign =
                 try String.fetchOne(db, sql: "SELECT trip_headsign FROM trips WHERE trip_idx = ?", arguments: [trip])

@@ -136,7 +136,7 @@ extension RouteDatabase {
             else {
                 throw LookupError.notARouteDatabase(path: path, reason: "stop \(stopIndex) vanished")
             }
-            return RouteDatabase.stopInfo(row)
+            return stopInfo(row)
         }
     }
 

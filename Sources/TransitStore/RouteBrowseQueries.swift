@@ -70,7 +70,7 @@ extension RouteDatabase {
                 db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx IN (\(Self.placeholders(chunk.count)))",
                 arguments: StatementArguments(chunk))
             {
-                result[row[0]] = RouteDatabase.stopInfo(row)
+                result[row[0]] = stopInfo(row)
             }
         }
         return result

@@ -68,7 +68,7 @@ extension RouteDatabase {
             return key
         }
         return try read { db in
-            let agencies = try Self.agencies(db)
+            let agencies = try Self.agencies(db, namespaces: namespaces)
             var chosen = agencies
             if let agency {
                 let text = agency.trimmingCharacters(in: .whitespaces)
@@ -104,13 +104,22 @@ extension RouteDatabase {
             || folded.replacingOccurrences(of: " ", with: "").contains(key.replacingOccurrences(of: " ", with: ""))
     }
 
-    static func agencies(_ db: Database) throws -> [(index: Int, info: AgencyInfo)] {
+    static func agencies(_ db: Database, namespaces: FeedNamespaces) throws -> [(index: Int, info: AgencyInfo)] {
         try Row.fetchAll(
             db,
             sql: "SELECT agency_idx, agency_id, agency_name, agency_url, agency_phone FROM agency ORDER BY agency_idx"
         ).map { row in
-            (row[0], AgencyInfo(id: row[1], name: row[2], url: row[3], phone: row[4]))
+            (row[0], agencyInfo(row, from: 1, namespaces))
         }
+    }
+
+    /// agency_id, agency_name, agency_url and agency_phone from column `from` on, its feed named from its id in a
+    /// database of several feeds.
+    static func agencyInfo(_ row: Row, from column: Int, _ namespaces: FeedNamespaces) -> AgencyInfo {
+        let id: String = row[column]
+        return AgencyInfo(
+            id: id, name: row[column + 1], url: row[column + 2], phone: row[column + 3],
+            feedID: namespaces.feedID(of: id))
     }
 
     /// Every route with its agency key, in catalog order.
@@ -247,7 +256,7 @@ extension RouteDatabase {
                     db.cachedStatement(sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?"),
                     arguments: [index])
                 let info =
-                    row.map(RouteDatabase.stopInfo)
+                    row.map(stopInfo)
                     ?? StopInfo(
                         id: "?", code: nil, name: "?", parentStationID: nil, parentStationName: nil, platformCode: nil,
                         wheelchairBoarding: .unknown, latitude: nil, longitude: nil, locationType: 0)
@@ -335,8 +344,8 @@ extension RouteDatabase {
                     JOIN agency a ON a.agency_idx = r.agency_idx WHERE r.route_idx = ?
                     """, arguments: [routeIndex])
             let agency =
-                agencyRow.map { AgencyInfo(id: $0[0], name: $0[1], url: $0[2], phone: $0[3]) }
-                ?? AgencyInfo(id: "", name: route.agency, url: nil, phone: nil)
+                agencyRow.map { Self.agencyInfo($0, from: 0, namespaces) }
+                ?? AgencyInfo(id: "", name: route.agency, url: nil, phone: nil, feedID: route.feedID)
             return RouteDetail(
                 route: route, agency: agency, serviceDate: date.description, timeZone: timeZone.identifier,
                 directions: directions)

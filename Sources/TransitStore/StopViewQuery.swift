@@ -347,7 +347,7 @@ extension RouteDatabase {
         var near: [(index: Int, info: StopInfo, distance: Double)] = []
         for row in candidates {
             let index: Int = row[0]
-            let info = RouteDatabase.stopInfo(row)
+            let info = stopInfo(row)
             if excluded.contains(index) { continue }
             guard let coordinate = info.coordinate else { continue }
             let distance = center.distance(to: coordinate)

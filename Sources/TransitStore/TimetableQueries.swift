@@ -119,7 +119,7 @@ extension RouteDatabase {
                     sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx IN (\(Self.placeholders(destinations.count)))",
                     arguments: StatementArguments(destinations))
                 {
-                    names[row[0]] = RouteDatabase.stopInfo(row).name
+                    names[row[0]] = stopInfo(row).name
                 }
             }
             var firstTimes: [Int: Int] = [:]
@@ -136,7 +136,7 @@ extension RouteDatabase {
                     SELECT r.route_idx, a.agency_id, a.agency_name, a.agency_url, a.agency_phone FROM routes r
                     JOIN agency a ON a.agency_idx = r.agency_idx
                     """
-            ).map { (route: $0[0] as Int, info: AgencyInfo(id: $0[1], name: $0[2], url: $0[3], phone: $0[4])) }
+            ).map { (route: $0[0] as Int, info: Self.agencyInfo($0, from: 1, namespaces)) }
             return (rows, names, firstTimes, agencyRows)
         }
 
@@ -495,7 +495,7 @@ extension RouteDatabase {
                 db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx IN (\(Self.placeholders(order.count)))",
                 arguments: StatementArguments(order))
             {
-                stops[row[0]] = RouteDatabase.stopInfo(row)
+                stops[row[0]] = stopInfo(row)
             }
             let rowOf = Dictionary(order.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
 
@@ -539,8 +539,8 @@ extension RouteDatabase {
                     JOIN agency a ON a.agency_idx = r.agency_idx WHERE r.route_idx = ?
                     """, arguments: [routeIndex])
             let agency =
-                agencyRow.map { AgencyInfo(id: $0[0], name: $0[1], url: $0[2], phone: $0[3]) }
-                ?? AgencyInfo(id: "", name: route.agency, url: nil, phone: nil)
+                agencyRow.map { Self.agencyInfo($0, from: 0, namespaces) }
+                ?? AgencyInfo(id: "", name: route.agency, url: nil, phone: nil, feedID: route.feedID)
             let headsigns = Dictionary(grouping: columns.map(\.trip.headsign), by: { $0 }).mapValues(\.count)
             let headsign = headsigns.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? route.label
             return RouteTimetable(

@@ -44,6 +44,54 @@ import TransitStore
         #expect(views > 100)
     }
 
+    /// A database of two feeds (the sample network twice, `a` and `b`, every id colliding): each view names the
+    /// feed of its stops, routes and trips (`feed_id`), the same bytes as the encoder's.
+    @Test func everyStopOfATwoFeedDatabase() throws {
+        let path = TemporaryFolder.make("json-writer-feeds").appendingPathComponent("routes.sqlite").path
+        let feeds = ["a", "b"].map { FeedInput(id: $0, path: SampleData.sampleNetworkFeed.path) }
+        _ = try GTFSImporter(feeds: feeds, databasePath: path).run()
+        let db = try RouteDatabase(path: path)
+        let at = try #require(LocalTime.parse("2026-11-25T08:00", in: db.timeZone))
+        var views = 0
+        for stopID in try db.boardingStopIDs() {
+            let view = try db.stopView(
+                for: try db.resolveStop(.id(stopID)), at: at, windowMinutes: 60, nearbyRadiusMeters: 400)
+            try Self.expectSameBytes(view, "stop \(stopID)")
+            // Each id beside the feed it names (a view may cover platforms of several feeds at one place).
+            let feed = { (id: String) in db.namespaces.feedID(of: id) }
+            #expect(view.stop.feedID != nil && view.stop.feedID == feed(stopID))
+            #expect(view.platforms.allSatisfy { $0.feedID != nil && $0.feedID == feed($0.id) })
+            #expect(
+                view.departures.allSatisfy {
+                    $0.feedID != nil && $0.feedID == feed($0.tripID) && $0.feedID == feed($0.stopID)
+                        && $0.route.feedID == feed($0.route.id)
+                })
+            #expect(view.serviceSpans.allSatisfy { $0.route.feedID != nil && $0.route.feedID == feed($0.route.id) })
+            #expect(view.nearby.allSatisfy { $0.stop.feedID != nil && $0.stop.feedID == feed($0.stop.id) })
+            views += 1
+        }
+        #expect(views > 100)
+        // Where stops of the two feeds are the same place, each is the other's nearby stop, named with its feed.
+        let station = try db.stopView(
+            for: try db.resolveStop(.id("a:MQ09A")), at: at, windowMinutes: 60, nearbyRadiusMeters: 400)
+        let here = station.platforms.map(\.id) + station.nearby.map(\.stop.id)
+        #expect(here.contains("a:MQ09A") && here.contains("b:MQ09A"), "\(here)")
+        #expect(!station.departures.isEmpty && !station.serviceSpans.isEmpty)
+        let json = StopViewJSONWriter.render(station)
+        #expect(json.contains(#""feed_id" : "a""#) && json.contains(#""feed_id" : "b""#))
+    }
+
+    /// A database of one feed names no feed: not a `feed_id` key anywhere.
+    @Test func oneFeedNamesNoFeed() throws {
+        let db = try RouteDatabase(path: try SampleNetwork.databasePath())
+        let at = try #require(LocalTime.parse("2026-11-25T08:00", in: db.timeZone))
+        for stopID in try db.boardingStopIDs().prefix(20) {
+            let view = try db.stopView(
+                for: try db.resolveStop(.id(stopID)), at: at, windowMinutes: 60, nearbyRadiusMeters: 400)
+            #expect(!StopViewJSONWriter.render(view).contains("feed_id"), "stop \(stopID)")
+        }
+    }
+
     @Test(arguments: [false, true]) func everyOptionalFieldSetOrUnset(set: Bool) throws {
         var random = SplitMix64(seed: set ? 1 : 2)
         let view = Self.randomView(&random, everyOptional: set)
@@ -99,7 +147,7 @@ import TransitStore
             platformCode: maybe(&random, all, text),
             wheelchairBoarding: [.unknown, .accessible, .notAccessible][random.int(0...2)],
             latitude: maybe(&random, all, coordinate), longitude: maybe(&random, all, coordinate),
-            locationType: random.int(0...2))
+            locationType: random.int(0...2), feedID: maybe(&random, all, text))
     }
 
     static func route(_ random: inout SplitMix64, _ all: Bool?) -> RouteInfo {
@@ -107,7 +155,7 @@ import TransitStore
             id: text(&random), shortName: maybe(&random, all, text), longName: maybe(&random, all, text),
             mode: RouteMode.allCases[random.int(0...RouteMode.allCases.count - 1)],
             color: maybe(&random, all) { _ in "00FF7A" }, textColor: maybe(&random, all) { _ in "FFFFFF" },
-            agency: text(&random))
+            agency: text(&random), feedID: maybe(&random, all, text))
     }
 
     static func list<T>(_ random: inout SplitMix64, _ all: Bool?, _ make: (inout SplitMix64) -> T) -> [T] {
@@ -116,7 +164,7 @@ import TransitStore
 
     static func departure(_ random: inout SplitMix64, _ all: Bool?) -> Departure {
         let states: [DepartureRealtime.State] = [.scheduled, .updated, .canceled, .skipped, .added]
-        return Departure(
+        var departure = Departure(
             route: route(&random, all), headsign: text(&random), directionID: maybe(&random, all) { $0.int(0...1) },
             time: date(&random), minutesFromNow: random.int(-5...1_500), tripID: text(&random),
             serviceDate: "2026-11-25", scheduledTime: "25:10:00",
@@ -128,6 +176,8 @@ import TransitStore
                     delaySeconds: maybe(&random, all) { $0.int(-600...3_600) },
                     predictedTime: maybe(&random, all, date))
             })
+        departure.feedID = maybe(&random, all, text)
+        return departure
     }
 
     static func randomView(_ random: inout SplitMix64, everyOptional all: Bool?) -> StopView {

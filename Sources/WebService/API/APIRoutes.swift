@@ -262,6 +262,53 @@ struct APIRoutes {
         var serviceEnd: String?
         var timeZone: String
         var databaseGeneration: Int
+        /// Every GTFS feed of the database, in import order (one for a database of one feed; none for a file
+        /// written before feeds were recorded).
+        var feeds: [Feed]
+
+        /// One GTFS feed of the database: its id (the `FEEDID` of `FEEDID:ID` when there are several), the file it
+        /// came from, its hash, validity dates, counts and the warnings its import gave.
+        struct Feed: Encodable {
+            var id: String
+            var source: String
+            var feedHash: String
+            var timeZone: String
+            var serviceStart: String?
+            var serviceEnd: String?
+            var agencies: Int, stops: Int, routes: Int, trips: Int, stopTimes: Int, warnings: Int
+
+            init(_ record: FeedRecord) {
+                id = record.id
+                source = record.source
+                feedHash = record.feedHash
+                timeZone = record.timeZone
+                serviceStart = record.serviceStart?.description
+                serviceEnd = record.serviceEnd?.description
+                (agencies, stops, routes, trips) = (record.agencies, record.stops, record.routes, record.trips)
+                (stopTimes, warnings) = (record.stopTimes, record.warnings)
+            }
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(source, forKey: .source)
+                try container.encode(feedHash, forKey: .feedHash)
+                try container.encode(timeZone, forKey: .timeZone)
+                try container.encode(serviceStart, forKey: .serviceStart)  // null when absent: the same keys always
+                try container.encode(serviceEnd, forKey: .serviceEnd)
+                try container.encode(agencies, forKey: .agencies)
+                try container.encode(stops, forKey: .stops)
+                try container.encode(routes, forKey: .routes)
+                try container.encode(trips, forKey: .trips)
+                try container.encode(stopTimes, forKey: .stopTimes)
+                try container.encode(warnings, forKey: .warnings)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id, source, feedHash, timeZone, serviceStart, serviceEnd, agencies, stops, routes, trips,
+                    stopTimes, warnings
+            }
+        }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -273,21 +320,22 @@ struct APIRoutes {
             try container.encode(serviceEnd, forKey: .serviceEnd)
             try container.encode(timeZone, forKey: .timeZone)
             try container.encode(databaseGeneration, forKey: .databaseGeneration)
+            try container.encode(feeds, forKey: .feeds)
         }
 
         enum CodingKeys: String, CodingKey {
-            case feedName, feedId, feedHash, importedAt, serviceStart, serviceEnd, timeZone, databaseGeneration
+            case feedName, feedId, feedHash, importedAt, serviceStart, serviceEnd, timeZone, databaseGeneration, feeds
         }
     }
 
-    /// `GET /api/v1/feed`: which timetable the server answers from.
+    /// `GET /api/v1/feed`: which timetable the server answers from, and each GTFS feed in it.
     func feed() throws -> Response {
         let database = service.databases.current()
         let answer = FeedAnswer(
             feedName: database.feedName, feedId: service.config.feedID ?? database.feedID, feedHash: database.feedHash,
             importedAt: database.importedAt, serviceStart: database.serviceStart?.description,
             serviceEnd: database.serviceEnd?.description, timeZone: database.timeZone.identifier,
-            databaseGeneration: service.databases.generation)
+            databaseGeneration: service.databases.generation, feeds: database.feeds.map(FeedAnswer.Feed.init))
         return Responses.json(
             try KioskJSON.encode(answer, timeZone: database.timeZone) + "\n",
             cacheSeconds: service.config.server.cacheSeconds)

@@ -31,8 +31,12 @@ struct RouteAPIRoutes {
             var phone: String?
             var routeCount: Int
             var routes: String
+            /// With several feeds, the agency's feed (absent with one).
+            var feedID: String?
 
-            enum CodingKeys: String, CodingKey { case id, name, url, phone, routeCount = "route_count", routes }
+            enum CodingKeys: String, CodingKey {
+                case id, name, url, phone, routeCount = "route_count", routes, feedID = "feed_id"
+            }
         }
         var agencies: [Agency]
     }
@@ -47,7 +51,8 @@ struct RouteAPIRoutes {
                     id: entry.agency.id, name: entry.agency.name, url: entry.agency.url, phone: entry.agency.phone,
                     routeCount: entry.routes.count,
                     routes: "/api/v1/routes?agency=" + PercentEncoding.encode(
-                        entry.agency.id.isEmpty ? entry.agency.name : entry.agency.id))
+                        entry.agency.id.isEmpty ? entry.agency.name : entry.agency.id),
+                    feedID: entry.agency.feedID)
             })
         return Responses.json(
             try KioskJSON.encode(answer, timeZone: database.timeZone, keysDeclaredInSnakeCase: true) + "\n",
