@@ -209,6 +209,7 @@ struct MultiFeedBench: ParsableCommand {
         var rng = SplitMix64(seed: seed ^ 0x5EED)
         var raw: [[Double]] = [[], []], dressed: [[Double]] = [[], []]
         var answered = [0, 0], sameArrival = 0, shared = 0, differing: [String] = []
+        var earlier = 0, later = 0
         var pairs = 0
         while pairs < plans {
             let a = stops[Int(rng.next() % UInt64(stops.count))], b = stops[Int(rng.next() % UInt64(stops.count))]
@@ -239,14 +240,17 @@ struct MultiFeedBench: ParsableCommand {
             pairs += 1
             if arrivals[0] == arrivals[1] {
                 sameArrival += 1
-            } else if differing.count < 5 {
+            } else {
+                if let x = arrivals[0], let y = arrivals[1] { if y < x { earlier += 1 } else { later += 1 } }
+            }
+            if arrivals[0] != arrivals[1], differing.count < 5 {
                 func text(_ date: Date?) -> String { date.map { LocalTime.iso8601($0, in: whole.timeZone) } ?? "none" }
                 differing.append("\(a) → \(b) at \(LocalTime.iso8601(at, in: whole.timeZone)): whole \(text(arrivals[0])), split \(text(arrivals[1]))")
             }
         }
         print(
             """
-            plans: \(plans) random stop pairs on \(day) from 07:00 (max 4 transfers, 400 m walks); with a journey: whole \(answered[0]), split \(answered[1]); same earliest arrival \(sameArrival) of \(plans)
+            plans: \(plans) random stop pairs on \(day) from 07:00 (max 4 transfers, 400 m walks); with a journey: whole \(answered[0]), split \(answered[1]); same earliest arrival \(sameArrival) of \(plans) (split earlier \(earlier), later \(later))
             \(summary("planner alone", raw[0], raw[1]))
             \(summary("whole answer ", dressed[0], dressed[1]))
             """)
