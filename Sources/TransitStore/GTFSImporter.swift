@@ -25,6 +25,10 @@ public struct ImportSummary: Sendable {
     public var seconds: Double
     /// Each feed imported, in order (one for a database of one feed).
     public var feeds: [ImportedFeed] = []
+    /// Places where stops of several feeds were grouped as one interchange.
+    public var interchanges = 0
+    /// Trips two feeds both published, and which was kept.
+    public var duplicateTrips: [DuplicateTrips.Dropped] = []
 
     public func count(_ table: String) -> Int { counts.first { $0.table == table }?.rows ?? 0 }
 }
@@ -265,6 +269,9 @@ struct ImportSession {
     var skippedFiles: [String] = []
     /// The SHA-256 of the region's transfers file, when there is one (part of the database's feed hash).
     var regionTransfersHash: String?
+    /// Places where stops of several feeds were grouped as one (`Interchanges`).
+    var interchanges = 0
+    var duplicateTrips: [DuplicateTrips.Dropped] = []
 
     init(
         source: FeedSource, stagingPath: String, logger: Logger, lenient: Bool = false,
@@ -321,10 +328,12 @@ struct ImportSession {
             }
             if feeds.count > 1 { try checkZones() }
             if let regionTransfers { try importRegionTransfers(regionTransfers, db) }
+            interchanges = try Interchanges.build(db, stopKeys: feedKeys.map(\.stops))
+            duplicateTrips = try DuplicateTrips.remove(db, tripKeys: feedKeys.map(\.trips))
             var started = DispatchTime.now().uptimeNanoseconds
             report("interpolation and stop summaries")
             try interpolateMissingTimes(db)
-            if stopSummary.needsRebuild { try stopSummary.rebuild(from: db) }
+            if stopSummary.needsRebuild || !duplicateTrips.isEmpty { try stopSummary.rebuild(from: db) }
             logger.debug("interpolation: \(ImportSession.elapsed(since: started))")
             started = DispatchTime.now().uptimeNanoseconds
             try stopSummary.write(to: db)
@@ -1353,7 +1362,8 @@ struct ImportSession {
         return ImportSummary(
             feedName: feedName, databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
-            interpolatedStopTimes: interpolated, seconds: 0, feeds: feeds)
+            interpolatedStopTimes: interpolated, seconds: 0, feeds: feeds, interchanges: interchanges,
+            duplicateTrips: duplicateTrips)
     }
 }
 

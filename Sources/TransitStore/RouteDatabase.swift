@@ -60,6 +60,8 @@ public final class RouteDatabase: Sendable {
     public let feeds: [FeedRecord]
     /// How its ids name their feed (`FEEDID:ID`); empty for a database of one feed.
     public let namespaces: FeedNamespaces
+    /// The other stops of each stop's interchange of several feeds (`Interchanges`), by stop key.
+    let interchangeMembers: [Int: [Int]]
     let queue: DatabaseQueue
     /// Reads of this database that SQLite failed (a file corrupted after it was opened): `/health`, `/metrics`.
     public let readHealth = DatabaseReadHealth()
@@ -91,7 +93,7 @@ public final class RouteDatabase: Sendable {
             let loaded = try queue.read {
                 db -> (
                     metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo],
-                    frequencies: [Int: [Frequency]], feedURL: String?, feeds: [FeedRecord]
+                    frequencies: [Int: [Frequency]], feedURL: String?, feeds: [FeedRecord], interchanges: [Int: [Int]]
                 ) in
                 let metadata = Dictionary(
                     try Row.fetchAll(db, sql: "SELECT key, value FROM feed_metadata").map {
@@ -109,9 +111,11 @@ public final class RouteDatabase: Sendable {
                         SELECT url FROM (SELECT feed_publisher_url AS url, 0 AS o FROM feed_info UNION ALL SELECT agency_url, agency_idx FROM agency)
                         WHERE url IS NOT NULL ORDER BY o LIMIT 1
                         """)
+                let feeds = try FeedRecord.loadAll(db)
                 return (
-                    metadata, try ServiceCalendar.load(db), try RouteDatabase.loadRoutes(db),
-                    try RouteDatabase.loadFrequencies(db), feedURL, try FeedRecord.loadAll(db)
+                    metadata, try ServiceCalendar.load(db),
+                    try RouteDatabase.loadRoutes(db, namespaces: FeedNamespaces(feeds)),
+                    try RouteDatabase.loadFrequencies(db), feedURL, feeds, try Interchanges.load(db)
                 )
             }
             guard let zone = TimeZone(identifier: loaded.metadata["timezone"] ?? "") else {
@@ -127,6 +131,7 @@ public final class RouteDatabase: Sendable {
             feedID = loaded.feedURL.flatMap { URL(string: $0)?.host?.lowercased() } ?? feedName
             feeds = loaded.feeds
             namespaces = FeedNamespaces(loaded.feeds)
+            interchangeMembers = loaded.interchanges
             calendar = loaded.calendar
             routes = loaded.routes
             routeRank = Dictionary(
@@ -142,7 +147,8 @@ public final class RouteDatabase: Sendable {
         }
     }
 
-    static func loadRoutes(_ db: Database) throws -> [Int: RouteInfo] {
+    /// Every route by its key, its feed named from its id in a database of several feeds.
+    static func loadRoutes(_ db: Database, namespaces: FeedNamespaces) throws -> [Int: RouteInfo] {
         var routes: [Int: RouteInfo] = [:]
         for row in try Row.fetchAll(
             db,
@@ -153,7 +159,7 @@ public final class RouteDatabase: Sendable {
         {
             routes[row[0]] = RouteInfo(
                 id: row[1], shortName: row[2], longName: row[3], mode: RouteMode(gtfsType: row[4]),
-                color: row[5], textColor: row[6], agency: row[7] ?? "")
+                color: row[5], textColor: row[6], agency: row[7] ?? "", feedID: namespaces.feedID(of: row[1]))
         }
         return routes
     }

@@ -22,6 +22,7 @@ public enum Schema {
         // The feeds a database holds (readers of older files take them for one feed).
         migrator.registerMigration("v2 feeds") { db in
             try db.execute(sql: FeedTable.create)
+            try db.execute(sql: Interchanges.table)
         }
         return migrator
     }

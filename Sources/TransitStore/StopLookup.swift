@@ -121,16 +121,36 @@ extension RouteDatabase {
         return try rows.first.map { try resolved($0, db) }
     }
 
+    /// The stop a row names, with the platforms it stands for; at an interchange of several feeds, those of
+    /// every feed's stop there (`Interchanges`).
     private func resolved(_ row: Row, _ db: Database) throws -> ResolvedStop {
+        let place = try resolvedAlone(row, db)
+        guard let others = interchangeMembers[place.stopIndex] else { return place }
+        var platforms = place.platforms, indexes = place.platformIndexes
+        for other in others {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [other])
+            else { continue }
+            let member = try resolvedAlone(row, db)
+            for (platform, index) in zip(member.platforms, member.platformIndexes) where !indexes.contains(index) {
+                platforms.append(platform)
+                indexes.append(index)
+            }
+        }
+        return ResolvedStop(stop: place.stop, platforms: platforms, stopIndex: place.stopIndex, platformIndexes: indexes)
+    }
+
+    private func resolvedAlone(_ row: Row, _ db: Database) throws -> ResolvedStop {
         let locationType: Int = row[10]
         if locationType >= 2, let parent: Int = row[12],
             let station = try Row.fetchOne(
                 db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [parent])
         {
-            return try resolved(station, db)
+            return try resolvedAlone(station, db)
         }
         let index: Int = row[0]
-        let stop = RouteDatabase.stopInfo(row)
+        let stop = stopInfo(row)
         guard locationType == 1 else {
             return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index])
         }
@@ -143,7 +163,7 @@ extension RouteDatabase {
             return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index])
         }
         return ResolvedStop(
-            stop: stop, platforms: children.map(RouteDatabase.stopInfo), stopIndex: index,
+            stop: stop, platforms: children.map(stopInfo), stopIndex: index,
             platformIndexes: children.map { $0[0] })
     }
 
@@ -181,7 +201,7 @@ extension RouteDatabase {
                 let row = try Row.fetchOne(
                     db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
             else { continue }
-            let info = RouteDatabase.stopInfo(row)
+            let info = stopInfo(row)
             if seen.insert(info.id).inserted { found.append(info) }
         }
         return found

@@ -116,6 +116,16 @@ enum ImportReport {
                     "  \(feed.id) (\(TerminalText.sanitize(feed.source))): \(feed.agencies) agencies, \(feed.stops) stops, \(feed.routes) routes, \(feed.trips) trips, \(feed.stopTimes) stop times; \(dates); \(feed.warnings) warnings; sha256 \(feed.feedHash.prefix(12))"
                 )
             }
+            lines.append(
+                "Interchanges: \(summary.interchanges) (stops of several feeds with one name within \(Int(Interchanges.radiusMeters)) m, shown as one place)"
+            )
+            if !summary.duplicateTrips.isEmpty {
+                lines.append("Duplicate trips (published by two feeds; the first feed's kept): \(summary.duplicateTrips.count)")
+                for pair in summary.duplicateTrips.prefix(10) {
+                    lines.append("  \(TerminalText.sanitize(pair.dropped)) dropped, same as \(TerminalText.sanitize(pair.kept))")
+                }
+                if summary.duplicateTrips.count > 10 { lines.append("  … and \(summary.duplicateTrips.count - 10) more") }
+            }
         }
         if summary.interpolatedStopTimes > 0 {
             lines.append("Interpolated times for \(summary.interpolatedStopTimes) stop times without them")

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import TransitModel
+
+/// Places where several feeds' stops are the same place: a metro station and a bus operator's stop of the same
+/// name a few metres apart. Each feed knows only its own stops (parent_station cannot name another feed's), so
+/// the import groups them: the stop view of any member covers the platforms of every member, whichever operator
+/// runs there. Members are the places a passenger asks for: stations, and boarding stops without a station.
+public enum Interchanges {
+    /// How far apart two stops of one name may be and still be one place.
+    public static let radiusMeters = 50.0
+
+    static let table = """
+        CREATE TABLE stop_groups (
+            stop_idx INTEGER PRIMARY KEY REFERENCES stops(stop_idx),
+            group_idx INTEGER NOT NULL -- the lowest stop_idx of the group
+        ) WITHOUT ROWID;
+        CREATE INDEX stop_groups_by_group ON stop_groups(group_idx);
+        """
+
+    /// Groups the places of different feeds (`stopKeys`: each feed's stop key range) that share a folded name
+    /// and lie within `radiusMeters`; returns how many groups were made.
+    static func build(_ db: Database, stopKeys: [ClosedRange<Int>]) throws -> Int {
+        guard stopKeys.count > 1 else { return 0 }
+        func feed(of stop: Int) -> Int { stopKeys.firstIndex { $0.contains(stop) } ?? -1 }
+        struct Place { var stop: Int, feed: Int, latitude: Double, longitude: Double }
+        var byName: [String: [Place]] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT stop_idx, name_key, stop_lat, stop_lon FROM stops
+                WHERE (location_type = 1 OR (location_type = 0 AND parent_idx IS NULL))
+                AND name_key != '' AND stop_lat IS NOT NULL AND stop_lon IS NOT NULL
+                """)
+        while let row = try rows.next() {
+            let stop: Int = row[0]
+            byName[row[1], default: []].append(Place(stop: stop, feed: feed(of: stop), latitude: row[2], longitude: row[3]))
+        }
+        // Union-find over the places of each name: a chain of places each within the radius of the next is one.
+        var parent: [Int: Int] = [:]
+        func root(_ stop: Int) -> Int {
+            var stop = stop
+            while let up = parent[stop], up != stop { stop = up }
+            return stop
+        }
+        for places in byName.values where Set(places.map(\.feed)).count > 1 {
+            for (i, a) in places.enumerated() {
+                for b in places[(i + 1)...] where a.feed != b.feed {
+                    let distance = Coordinate(latitude: a.latitude, longitude: a.longitude)
+                        .distance(to: Coordinate(latitude: b.latitude, longitude: b.longitude))
+                    guard distance <= radiusMeters else { continue }
+                    let (ra, rb) = (root(a.stop), root(b.stop))
+                    parent[ra] = ra
+                    parent[rb] = rb
+                    if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+                }
+            }
+        }
+        let insert = try db.makeStatement(sql: "INSERT INTO stop_groups VALUES (?, ?)")
+        var groups = Set<Int>()
+        for stop in parent.keys.sorted() {
+            let group = root(stop)
+            groups.insert(group)
+            try insert.execute(arguments: [stop, group])
+        }
+        return groups.count
+    }
+
+    /// Every grouped stop's fellow members (itself excluded), by stop key; empty without groups.
+    static func load(_ db: Database) throws -> [Int: [Int]] {
+        guard try db.tableExists("stop_groups") else { return [:] }
+        var members: [Int: [Int]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT stop_idx, group_idx FROM stop_groups ORDER BY stop_idx") {
+            members[row[1], default: []].append(row[0])
+        }
+        var others: [Int: [Int]] = [:]
+        for group in members.values {
+            for stop in group { others[stop] = group.filter { $0 != stop } }
+        }
+        return others
+    }
+}
