@@ -71,18 +71,72 @@ extension RouteDatabase {
                     let row = try Row.fetchOne(
                         db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
                 else { continue }
-                matches.append(StopMatch(stop: RouteDatabase.stopInfo(row), rank: rank, index: index))
+                matches.append(StopMatch(stop: stopInfo(row), rank: rank, index: index))
             }
             matches.sort { ($0.rank, $0.stop.name, $0.stop.id) < ($1.rank, $1.stop.name, $1.stop.id) }
             return Array(matches.prefix(limit))
         }
     }
 
-    /// The search through `stop_name_index`, with the same answers: names equal to or starting with the query
-    /// (a name starting with it also does without its spaces), then names with a word starting with it; only when
-    /// those give fewer than `limit` stops are the first stops (in listing order) merely containing it read. Stops
-    /// are compared by their place in the listing order, and only the `limit` shown are read.
+    /// The search through `stop_name_index`, with the same answers as reading every stop. SQLite picks the stops
+    /// to show from the index's ranges, each stop ranked by the best range holding one of its names: a name equal
+    /// to the query without spaces, then starting with it (kind 0), then with a word starting with it (kind 1),
+    /// then merely containing it (read only when the ranges give fewer than `limit` stops), and within a rank by
+    /// listing order. Each range is read only when the better ones give fewer than `limit` stops, so the stops
+    /// read from it are all that rank better. Only the `limit` stops shown come back to Swift, where `rank` checks
+    /// the name each was found by; in the rare case where it ranks a name lower than its range (a character
+    /// joined to the one after the query, which bytes do not see), `everyRowSearch` decides instead.
     private func indexedSearch(
+        _ db: Database, key: String, compact: String, like: (String) -> String, rank: (String, String) -> StopMatch.Rank,
+        limit: Int
+    ) throws -> [StopMatch] {
+        guard limit > 0 else { return [] }
+        var chosen: [(target: Int, rank: StopMatch.Rank)] = []
+        var known: Set<Int> = []
+        func confirms(_ candidate: StopNameIndex.Candidate, _ expected: StopMatch.Rank) -> Bool {
+            rank(candidate.name, candidate.name.replacingOccurrences(of: " ", with: "")) == expected
+        }
+        // Names equal to or starting with the query: all of them when fewer than `limit`.
+        for candidate in try StopNameIndex.startingWith(db, compact: compact, count: limit) {
+            let found: StopMatch.Rank = candidate.exact ? .exact : .prefix
+            guard confirms(candidate, found) else {
+                return try everyRowSearch(db, key: key, compact: compact, like: like, rank: rank, limit: limit)
+            }
+            chosen.append((candidate.target, found))
+            known.insert(candidate.target)
+        }
+        if chosen.count < limit {
+            // Names with a word starting with the query, less those of stops already found.
+            for candidate in try StopNameIndex.withWordStartingWith(db, key: key, count: limit + known.count)
+            where !known.contains(candidate.target) {
+                guard confirms(candidate, .wordPrefix) else {
+                    return try everyRowSearch(db, key: key, compact: compact, like: like, rank: rank, limit: limit)
+                }
+                known.insert(candidate.target)
+                if chosen.count < limit { chosen.append((candidate.target, .wordPrefix)) }
+            }
+        }
+        if chosen.count < limit {
+            for (target, _) in try StopNameIndex.containing(
+                db, key: like(key), compact: like(compact), count: limit + known.count)
+            where !known.contains(target) && chosen.count < limit {
+                chosen.append((target, .contains))
+            }
+        }
+        let statement = try db.cachedStatement(sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?")
+        return try chosen.compactMap { target, found in
+            try Row.fetchOne(statement, arguments: [target]).map {
+                StopMatch(stop: stopInfo($0), rank: found, index: target)
+            }
+        }
+    }
+
+    /// The search through `stop_name_index` that ranks, in Swift, every row of the ranges it reads: names equal to
+    /// or starting with the query (a name starting with it also does without its spaces), then names with a word
+    /// starting with it; only when those give fewer than `limit` stops are the first stops (in listing order)
+    /// merely containing it read. Stops are compared by their place in the listing order, and only the `limit`
+    /// shown are read.
+    private func everyRowSearch(
         _ db: Database, key: String, compact: String, like: (String) -> String, rank: (String, String) -> StopMatch.Rank,
         limit: Int
     ) throws -> [StopMatch] {
@@ -112,7 +166,7 @@ extension RouteDatabase {
                 let row = try Row.fetchOne(
                     db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [index])
             else { continue }
-            matches.append(StopMatch(stop: RouteDatabase.stopInfo(row), rank: found.rank, index: index))
+            matches.append(StopMatch(stop: stopInfo(row), rank: found.rank, index: index))
         }
         return matches
     }

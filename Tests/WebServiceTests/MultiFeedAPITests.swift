@@ -201,3 +201,59 @@ import TransitStore
         #expect(feeds.count == 1 && feeds.first?["stops"] as? Int == 94)
     }
 }
+
+/// The stop page of an interchange of two feeds' operators (issue 24): both operators' departures, each naming
+/// its operator; a one-operator board names none.
+@Suite struct MultiFeedPageTests {
+    static let interchange: String = {
+        let dir = TemporaryFolder.make("web-interchange")
+        let feeds = [
+            ("metro", MultiFeedAPITests.operatorFeed(agency: "Metro", station: "Central", latitude: "-0.2000", terminus: "Norte")),
+            ("bus", MultiFeedAPITests.operatorFeed(agency: "Bus", station: "Central", latitude: "-0.2003", terminus: "Sur")),
+        ].map { id, files in
+            let folder = dir.appendingPathComponent(id)
+            try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, contents) in files { try! Data(contents.utf8).write(to: folder.appendingPathComponent(name)) }
+            return FeedInput(argument: folder.path)
+        }
+        let path = dir.appendingPathComponent("routes.sqlite").path
+        _ = try! GTFSImporter(feeds: feeds, databasePath: path).run()
+        return path
+    }()
+
+    static func page(_ uri: String, database: String) async throws -> String {
+        let result = MultiFeedAPITests.ResultBox()
+        try await TestSupport.withRouter(try TestSupport.service(database: database)) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .ok, "\(uri)")
+                result.text = String(buffer: response.body)
+            }
+        }
+        return result.text
+    }
+
+    /// The departure rows of a stop page, tags removed.
+    static func departureRows(_ html: String) -> [String] {
+        let table = html.components(separatedBy: "<table class=\"departures\">").dropFirst().first?
+            .components(separatedBy: "</table>").first ?? ""
+        return table.components(separatedBy: "<tr").dropFirst().map {
+            $0.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+    }
+
+    @Test func anInterchangeBoardNamesEachDeparturesOperator() async throws {
+        for stop in ["metro:1", "bus:1"] {
+            let rows = Self.departureRows(
+                try await Self.page("/s/\(stop)?lang=en&at=2026-11-25T08:00", database: Self.interchange))
+            #expect(rows.count == 4, "\(stop): \(rows)")
+            #expect(rows.filter { $0.contains("Norte") }.allSatisfy { $0.contains("Metro") })
+            #expect(rows.filter { $0.contains("Sur") }.allSatisfy { $0.contains("Bus") })
+            #expect(rows.filter { $0.contains("Sur") }.count == 2)
+        }
+        // The metro's stop 2 is served by the metro alone: no operator to tell apart.
+        let alone = Self.departureRows(
+            try await Self.page("/s/metro:1A?lang=en&at=2026-11-25T08:00", database: MultiFeedAPITests.twoFeeds))
+        #expect(alone.count == 2 && alone.allSatisfy { !$0.contains("Metro") })
+    }
+}

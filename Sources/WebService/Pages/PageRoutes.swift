@@ -351,6 +351,7 @@ struct PageRoutes {
 
     static func stopModel(_ view: StopView, language lang: Language, frame: PageRenderer.Frame) -> StopPage {
         let zone = TimeZone(identifier: view.timeZone) ?? .current
+        let severalOperators = Set(view.departures.compactMap(\.route.feedID)).count > 1
         var facts: [String] = []
         if let station = view.stop.parentStationName {
             facts.append(Message.station(FeedText.shown(station)).text(lang))
@@ -417,6 +418,8 @@ struct PageRoutes {
             departuresHeading: Message.departures(minutes: view.windowMinutes).text(lang),
             departures: view.departures.filter { $0.realtime?.state != .skipped }.map { departure in
                 var extra: [String] = []
+                // At an interchange of several feeds' operators, each departure says whose it is.
+                if severalOperators { extra.append(FeedText.shown(departure.route.agency, limit: 60)) }
                 if view.platforms.count > 1, let platform = departure.platformCode {
                     extra.append(Message.platform(platform).text(lang))
                 }
