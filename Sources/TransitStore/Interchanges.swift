@@ -5,10 +5,14 @@ import TransitModel
 /// Places where several feeds' stops are the same place: a metro station and a bus operator's stop of the same
 /// name a few metres apart. Each feed knows only its own stops (parent_station cannot name another feed's), so
 /// the import groups them: the stop view of any member covers the platforms of every member, whichever operator
-/// runs there. Members are the places a passenger asks for: stations, and boarding stops without a station.
+/// runs there. Members are the places a passenger asks for: stations (within `radiusMeters` of the other), and
+/// boarding stops without a station (within `sameStopMeters` of another such stop).
 public enum Interchanges {
-    /// How far apart two stops of one name may be and still be one place.
+    /// How far apart a station and another feed's station or stop of its name may be and still be one place.
     public static let radiusMeters = 50.0
+    /// How far apart two boarding stops of one name may be and still be one stop: the two sides of a street
+    /// (15–40 m apart, one name) are two stops, each feed's copy of one pole is one.
+    public static let sameStopMeters = 10.0
 
     static let table = """
         CREATE TABLE stop_groups (
@@ -23,18 +27,21 @@ public enum Interchanges {
     static func build(_ db: Database, stopKeys: [ClosedRange<Int>]) throws -> Int {
         guard stopKeys.count > 1 else { return 0 }
         func feed(of stop: Int) -> Int { stopKeys.firstIndex { $0.contains(stop) } ?? -1 }
-        struct Place { var stop: Int, feed: Int, latitude: Double, longitude: Double }
+        struct Place { var stop: Int, feed: Int, isStation: Bool, latitude: Double, longitude: Double }
         var byName: [String: [Place]] = [:]
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT stop_idx, name_key, stop_lat, stop_lon FROM stops
+                SELECT stop_idx, name_key, stop_lat, stop_lon, location_type FROM stops
                 WHERE (location_type = 1 OR (location_type = 0 AND parent_idx IS NULL))
                 AND name_key != '' AND stop_lat IS NOT NULL AND stop_lon IS NOT NULL
                 """)
         while let row = try rows.next() {
             let stop: Int = row[0]
-            byName[row[1], default: []].append(Place(stop: stop, feed: feed(of: stop), latitude: row[2], longitude: row[3]))
+            byName[row[1], default: []].append(
+                Place(
+                    stop: stop, feed: feed(of: stop), isStation: (row[4] as Int) == 1, latitude: row[2],
+                    longitude: row[3]))
         }
         // Union-find over the places of each name: a chain of places each within the radius of the next is one.
         var parent: [Int: Int] = [:]
@@ -48,7 +55,7 @@ public enum Interchanges {
                 for b in places[(i + 1)...] where a.feed != b.feed {
                     let distance = Coordinate(latitude: a.latitude, longitude: a.longitude)
                         .distance(to: Coordinate(latitude: b.latitude, longitude: b.longitude))
-                    guard distance <= radiusMeters else { continue }
+                    guard distance <= (a.isStation || b.isStation ? radiusMeters : sameStopMeters) else { continue }
                     let (ra, rb) = (root(a.stop), root(b.stop))
                     parent[ra] = ra
                     parent[rb] = rb

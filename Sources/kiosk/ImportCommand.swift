@@ -117,7 +117,7 @@ enum ImportReport {
                 )
             }
             lines.append(
-                "Interchanges: \(summary.interchanges) (stops of several feeds with one name within \(Int(Interchanges.radiusMeters)) m, shown as one place)"
+                "Interchanges: \(summary.interchanges) (stations of several feeds with one name within \(Int(Interchanges.radiusMeters)) m, stops within \(Int(Interchanges.sameStopMeters)) m, shown as one place)"
             )
             if !summary.duplicateTrips.isEmpty {
                 lines.append("Duplicate trips (published by two feeds; the first feed's kept): \(summary.duplicateTrips.count)")

@@ -134,12 +134,12 @@ import TransitModel
         #expect(text.contains("): its time zone America/New_York keeps a different clock from America/Guayaquil, the zone of feed 'metro' (they differ on 2026-03-08)"))
     }
 
-    /// A bus stop named as the metro station a few metres away is the same place: either one's stop view
-    /// shows both operators' departures. One of the same name 500 m away is another place.
+    /// A bus stop named as the metro's stop a few metres away is the same stop: either one's stop view shows
+    /// both operators' departures. One of the same name across the street (25 m) or 500 m away is another.
     @Test func stopsOfOneNameAFewMetresApartAreOneInterchange() throws {
         var bus = Self.bus
         bus["stops.txt"] =
-            "stop_id,stop_name,stop_lat,stop_lon\n1,CENTRAL,-0.2002,-78.5001\n2,Norte,-0.2045,-78.510\n"
+            "stop_id,stop_name,stop_lat,stop_lon\n1,CENTRAL,-0.20004,-78.50002\n2,Norte,-0.2045,-78.510\n3,Central,-0.2002,-78.5001\n"
         let path = TemporaryFolder.make("multi").appendingPathComponent("region.sqlite").path
         let summary = try importFeeds([("metro", Self.metro), ("bus", bus)], into: path)
         #expect(summary.interchanges == 1)
@@ -152,15 +152,16 @@ import TransitModel
             #expect(Set(view.departures.map(\.route.id)) == ["metro:A", "bus:A"], "\(id)")
             #expect(Set(view.departures.map(\.route.agency)) == ["Metro", "Bus"])
         }
-        // "Norte" is a stop of both feeds too, but 500 m apart: two places.
+        // "Norte" is a stop of both feeds too, but 500 m apart: two places; bus:3 is across the street.
         #expect(try db.resolveStop(.id("metro:2")).platforms.map(\.id) == ["metro:2"])
+        #expect(try db.resolveStop(.id("bus:3")).platforms.map(\.id) == ["bus:3"])
     }
 
     /// The metro's line A published again by the bus operator (same short name, same interchanges, same times,
     /// same days) shows once; the bus operator's own later trip on it stays.
     @Test func aTripTwoFeedsPublishShowsOnce() throws {
         var bus = Self.bus
-        bus["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon\nP1,Central,-0.2001,-78.500\nP2,Norte,-0.2005,-78.5101\n"
+        bus["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon\nP1,Central,-0.20005,-78.500\nP2,Norte,-0.2005,-78.51005\n"
         bus["trips.txt"] = "route_id,service_id,trip_id,trip_headsign\nA,WEEKDAY,T1,Norte\nA,WEEKDAY,T2,Norte\n"
         bus["stop_times.txt"] =
             "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,P1,1\nT1,08:10:00,08:10:00,P2,2\nT2,08:30:00,08:30:00,P1,1\nT2,08:40:00,08:40:00,P2,2\n"
