@@ -97,11 +97,32 @@ extension RouteDatabase {
                     if column == "stop_id", let inFeed = try stopInOneFeed(query, db) { return inFeed }
                     continue
                 }
+                if column == "stop_code", !namespaces.isEmpty { try checkCodeInOneFeed(query, db) }
                 return try resolved(row, db)
             }
             return nil
         }
     }
+
+    /// Stop codes are not namespaced (they are what a passenger types): in a database of several feeds a code
+    /// two feeds' stops share is refused with the candidates, unless those stops are one interchange.
+    private func checkCodeInOneFeed(_ code: String, _ db: Database) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_code = ? AND s.location_type IN (0, 1) ORDER BY s.stop_idx LIMIT 20",
+            arguments: [code])
+        let stops = rows.map(stopInfo)
+        guard Set(stops.compactMap(\.feedID)).count > 1 else { return }
+        let places = Set(rows.map { interchangeGroup(of: ($0[12] as Int?) ?? $0[0]) })  // a platform's place: its station
+        guard places.count > 1 else { return }
+        let list = stops.map { "\(TerminalText.sanitize($0.name, maxLength: 60)) (\($0.id))" }
+        throw LookupError.invalidQuery(
+            "'\(TerminalText.sanitize(code, maxLength: 60))' is a stop code in several feeds: \(list.joined(separator: ", ")); give the stop id with its feed, e.g. \(stops[0].id)"
+        )
+    }
+
+    /// The lowest stop key of the stop's interchange (its own key when it is none).
+    func interchangeGroup(of stop: Int) -> Int { min(stop, interchangeMembers[stop]?.min() ?? stop) }
 
     /// A bare stop id in a database of several feeds: the stop of the one feed that has it. Several feeds having
     /// it is an error listing them, as a name several stops have is.

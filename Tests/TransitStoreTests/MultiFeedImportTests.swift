@@ -176,6 +176,26 @@ import TransitModel
         #expect(view.departures.map(\.tripID) == ["metro:T1", "bus:T2"])
     }
 
+    /// Stop codes are what passengers type and stay as the feeds have them: a code two feeds' stops share is
+    /// refused with both, unless the two are one interchange.
+    @Test func aCodeTwoFeedsShareIsRefusedUnlessTheyAreOnePlace() throws {
+        func coded(_ feed: [String: String], _ rows: String) -> [String: String] {
+            var feed = feed
+            feed["stops.txt"] = "stop_id,stop_code,stop_name,stop_lat,stop_lon\n" + rows
+            return feed
+        }
+        let metro = coded(Self.metro, "1,77,Central,-0.200,-78.500\n2,88,Norte,-0.2005,-78.510\n")
+        let bus = coded(Self.bus, "1,77,Plaza,-0.300,-78.500\n2,88,Norte,-0.20052,-78.51002\n")
+        let path = TemporaryFolder.make("multi").appendingPathComponent("region.sqlite").path
+        _ = try importFeeds([("metro", metro), ("bus", bus)], into: path)
+        let db = try RouteDatabase(path: path)
+        let error = #expect(throws: LookupError.self) { try db.resolveStop(.code("77")) }
+        #expect("\(error!)".contains("'77' is a stop code in several feeds: Central (metro:1), Plaza (bus:1)"))
+        #expect(throws: LookupError.self) { try db.resolveStop(.idOrCode("77")) }
+        // Norte is one stop of both feeds (3 m apart): its code names it.
+        #expect(Set(try db.resolveStop(.code("88")).platforms.map(\.id)) == ["metro:2", "bus:2"])
+    }
+
     /// The region's transfers file names stops of several feeds; its errors name the file and the line.
     @Test func transfersBetweenFeedsComeFromTheRegionsFile() throws {
         let dir = TemporaryFolder.make("multi")
