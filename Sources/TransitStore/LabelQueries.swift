@@ -33,6 +33,8 @@ public enum LabelSelectionError: Error, Equatable, CustomStringConvertible {
     case routeWithoutStops(routeID: String)
     /// The database has no boarding stops at all.
     case noStops
+    /// `--feed` names no feed of the database; `known` lists them.
+    case unknownFeed(feed: String, known: [String])
 
     public var description: String {
         switch self {
@@ -52,6 +54,10 @@ public enum LabelSelectionError: Error, Equatable, CustomStringConvertible {
                 "route '\(TerminalText.sanitize(routeID, maxLength: 60))' has no stops (no trip of it calls at a boarding stop): there is nothing to label"
         case .noStops:
             return "the route database has no boarding stops: there is nothing to label"
+        case let .unknownFeed(feed, known):
+            return
+                "the route database has no feed '\(TerminalText.sanitize(feed, maxLength: 40))'"
+                + (known.isEmpty ? "" : "; its feeds: \(known.joined(separator: ", "))")
         }
     }
 }
@@ -126,12 +132,21 @@ extension RouteDatabase {
     }
 
     /// Every boarding stop (`location_type` 0), by stop code then stop ID: the order of a printed catalogue.
-    public func allLabelStops() throws -> [LabelStopRecord] {
+    public func allLabelStops(feed: String? = nil) throws -> [LabelStopRecord] {
+        var keys = 0...Int.max
+        if let feed {
+            guard let record = feeds.first(where: { $0.id == feed }) else {
+                throw LabelSelectionError.unknownFeed(feed: feed, known: feeds.map(\.id))
+            }
+            keys = record.stopKeys
+        }
         let indexes = try read { db in
             try Int.fetchAll(
                 db,
-                sql: "SELECT stop_idx FROM stops WHERE location_type = 0 ORDER BY stop_code IS NULL, stop_code, stop_id"
-            )
+                sql: """
+                    SELECT stop_idx FROM stops WHERE location_type = 0 AND stop_idx BETWEEN ? AND ?
+                    ORDER BY stop_code IS NULL, stop_code, stop_id
+                    """, arguments: [keys.lowerBound, keys.upperBound])
         }
         guard !indexes.isEmpty else { throw LabelSelectionError.noStops }
         return try labelRecords(indexes)

@@ -50,8 +50,14 @@ struct LabelsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Label every stop of a route (route_id or short name).", valueName: "id"))
     var route: String?
 
-    @Flag(help: "Label every boarding stop of the database.")
+    @Flag(help: "Label every boarding stop of the database (of one feed with --feed).")
     var all = false
+
+    @Option(
+        name: .customLong("feed"),
+        help: ArgumentHelp(
+            "With --all, in a database of several feeds: label the stops of this feed only.", valueName: "feed id"))
+    var onlyFeed: String?
 
     @Option(
         help: ArgumentHelp("Page layout: \(LabelLayout.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
@@ -112,6 +118,7 @@ struct LabelsCommand: ParsableCommand {
         guard chosen == 1 else {
             throw ValidationError("choose the stops with exactly one of --stops ID…, --route ID, --all")
         }
+        if onlyFeed != nil && !all { throw ValidationError("--feed chooses the stops of --all; give --all too") }
         guard LabelLayout.named(layout) != nil else {
             throw ValidationError(
                 "unknown --layout '\(TerminalText.sanitize(layout, maxLength: 40))'; use one of: \(LabelLayout.all.map(\.name).joined(separator: ", "))"
@@ -182,7 +189,7 @@ struct LabelsCommand: ParsableCommand {
             } else if let route {
                 records = try routes.labelStops(route: route)
             } else {
-                records = try routes.allLabelStops()
+                records = try routes.allLabelStops(feed: onlyFeed)
             }
             let labelStops = records.map(Self.labelStop)
 

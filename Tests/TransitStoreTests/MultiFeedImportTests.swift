@@ -250,5 +250,15 @@ import TransitModel
         #expect(lookup.status == 2 && lookup.stderr.contains("'1' is a stop id in several feeds: Central (metro:1), Plaza (bus:1)"))
         let exact = try Programs.runKiosk(["lookup", "bus:1", "--db", db, "--at", "2026-11-25T07:55"])
         #expect(exact.status == 0 && exact.stdout.contains("Plaza") && exact.stdout.contains("Sur"))
+
+        // Labels for one operator's stops: --all --feed.
+        let pdf = dir.appendingPathComponent("bus.pdf").path
+        let labels = try Programs.runKiosk(["labels", "--all", "--feed", "bus", "--db", db, "--out", pdf, "--json"])
+        #expect(labels.status == 0, "\(labels)")
+        let json = try JSONSerialization.jsonObject(with: Data(labels.stdout.utf8)) as? [String: Any]
+        let ids = (json?["labels"] as? [[String: Any]] ?? []).compactMap { $0["stop_id"] as? String }
+        #expect(ids.sorted() == ["bus:1", "bus:2"])
+        let unknown = try Programs.runKiosk(["labels", "--all", "--feed", "tram", "--db", db, "--out", pdf])
+        #expect(unknown.status == 2 && unknown.stderr.contains("the route database has no feed 'tram'; its feeds: metro, bus"))
     }
 }
