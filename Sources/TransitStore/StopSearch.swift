@@ -32,6 +32,15 @@ extension RouteDatabase {
     /// finds "La Y"): exact names first, then names starting with it, then a word starting with it, then
     /// containing it. Platforms are folded into their station, which stands for all of them.
     public func searchStops(_ text: String, limit: Int = 8) throws -> [StopMatch] {
+        guard !interchangeMembers.isEmpty else { return try searchEveryStop(text, limit: limit) }
+        // An interchange of several feeds is one place: listed once, as the first of its stops found.
+        var places = Set<Int>()
+        return Array(
+            try searchEveryStop(text, limit: limit * 2).filter { places.insert(interchangeGroup(of: $0.index)).inserted }
+                .prefix(limit))
+    }
+
+    private func searchEveryStop(_ text: String, limit: Int) throws -> [StopMatch] {
         let key = TextFolding.searchKey(text)
         guard !key.isEmpty else { return [] }
         // People type names without their spaces ("lay" for "La Y", "elejido"): compare those too.
