@@ -347,14 +347,15 @@ extension RouteDatabase {
         var near: [(index: Int, info: StopInfo, distance: Double)] = []
         for row in candidates {
             let index: Int = row[0]
-            let info = stopInfo(row)
             if excluded.contains(index) { continue }
-            guard let coordinate = info.coordinate else { continue }
-            let distance = center.distance(to: coordinate)
-            if distance <= radius { near.append((index, info, distance)) }
+            guard let latitude: Double = row[8], let longitude: Double = row[9] else { continue }
+            let distance = center.distance(to: Coordinate(latitude: latitude, longitude: longitude))
+            if distance <= radius { near.append((index, stopInfo(row), distance)) }
         }
         near.sort { ($0.distance, $0.info.id) < ($1.distance, $1.info.id) }
-        let nearest = near.prefix(limit)
+        // Each feed's stop of one interchange is one stop to a passenger: listed once, the nearest.
+        var places = Set<Int>()
+        let nearest = Array(near.filter { places.insert(interchangeGroup(of: $0.index)).inserted }.prefix(limit))
         let labels = try routeLabels(at: nearest.map(\.index), db)
         return nearest.map { item in
             NearbyStop(

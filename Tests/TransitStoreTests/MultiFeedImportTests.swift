@@ -155,6 +155,9 @@ import TransitModel
         // The interchange is one place to a search: listed once, beside the other Central across the street.
         let found = try db.searchStops("central").map(\.stop.id)
         #expect(found.count == 2 && found.contains("bus:3") && Set(found).intersection(["metro:1", "bus:1"]).count == 1)
+        // Nearby, an interchange is one stop too: the other Central across the street lists the place once.
+        let across = try db.stopView(for: try db.resolveStop(.id("bus:3")), at: at).nearby.map(\.stop.id)
+        #expect(across.filter { $0 == "metro:1" || $0 == "bus:1" }.count == 1)
         // "Norte" is a stop of both feeds too, but 500 m apart: two places; bus:3 is across the street.
         #expect(try db.resolveStop(.id("metro:2")).platforms.map(\.id) == ["metro:2"])
         #expect(try db.resolveStop(.id("bus:3")).platforms.map(\.id) == ["bus:3"])
