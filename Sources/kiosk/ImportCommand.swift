@@ -22,7 +22,9 @@ struct ImportCommand: ParsableCommand {
             folder name without .zip, or is chosen with ID=PATH; it is \(FeedInput.idRule). One feed keeps its ids \
             as they are. The feeds must keep one clock: the same time zone, or zones whose UTC offsets agree over \
             the service period (another name for the same zone). Any feed refused refuses the whole import, and \
-            the error names the feed.
+            the error names the feed. Stations of several feeds with one name within 50 m, and stops within 10 m, \
+            become one interchange whose board shows every operator; a trip two feeds both publish is kept once \
+            (the first feed's) and listed in the summary.
             """
     )
 
