@@ -133,7 +133,8 @@ extension RouteDatabase {
             db,
             sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_id IN (\(databaseQuestionMarks(count: candidates.count))) ORDER BY s.stop_idx",
             arguments: StatementArguments(candidates))
-        if rows.count > 1 {
+        // Several feeds' copies of one interchange are one place: the id names it.
+        if rows.count > 1, Set(rows.map { interchangeGroup(of: ($0[12] as Int?) ?? $0[0]) }).count > 1 {
             let list = rows.map(RouteDatabase.stopInfo).map { "\(TerminalText.sanitize($0.name, maxLength: 60)) (\($0.id))" }
             throw LookupError.invalidQuery(
                 "'\(TerminalText.sanitize(id, maxLength: 60))' is a stop id in several feeds: \(list.joined(separator: ", ")); give it with its feed, e.g. \(RouteDatabase.stopInfo(rows[0]).id)"

@@ -198,8 +198,9 @@ import TransitModel
         let error = #expect(throws: LookupError.self) { try db.resolveStop(.code("77")) }
         #expect("\(error!)".contains("'77' is a stop code in several feeds: Central (metro:1), Plaza (bus:1)"))
         #expect(throws: LookupError.self) { try db.resolveStop(.idOrCode("77")) }
-        // Norte is one stop of both feeds (3 m apart): its code names it.
+        // Norte is one stop of both feeds (3 m apart): its code names it, and so does its bare id.
         #expect(Set(try db.resolveStop(.code("88")).platforms.map(\.id)) == ["metro:2", "bus:2"])
+        #expect(Set(try db.resolveStop(.id("2")).platforms.map(\.id)) == ["metro:2", "bus:2"])
     }
 
     /// The region's transfers file names stops of several feeds; its errors name the file and the line.
