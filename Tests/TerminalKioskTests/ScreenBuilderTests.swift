@@ -290,3 +290,24 @@ import TransitStore
                 "08:00"))
     }
 }
+
+/// A stop of several feeds' operators (issue 24): each route line names its operator; a stop of one feed's
+/// routes does not.
+@Suite struct MultiOperatorScreenTests {
+    @Test func routeLinesNameTheOperatorWhenSeveralFeedsRunThere() throws {
+        let db = KioskFixtures.database
+        var view = try db.stopView(for: try db.resolveStop(.id("MQ05")), at: KioskFixtures.morning)
+        #expect(Set(view.routes.map(\.route.agency)).count == 2)  // El Recreo: the metro and the trolleybus
+        func text(_ view: StopView) -> String {
+            KioskScreenBuilder.routeLines(view, width: 120, lang: .es).map { $0.spans.map(\.text).joined() }
+                .joined(separator: "\n")
+        }
+        #expect(!text(view).contains("Metro de Quito"))  // one feed: as before
+        for index in view.routes.indices {
+            view.routes[index].route.feedID = view.routes[index].route.agency == "Metro de Quito" ? "mq" : "epmtpq"
+        }
+        let lines = text(view)
+        #expect(lines.contains("metro · Metro de Quito → "))
+        #expect(lines.contains("trolebús · Empresa Pública Metropolitana de Transpo… → La Y"))  // cut at 40
+    }
+}

@@ -23,9 +23,13 @@ extension KioskScreenBuilder {
 
     static func routeLines(_ view: StopView, width: Int, lang: Language) -> [ScreenLine] {
         let badgeW = badgeWidth(view.routes.map(\.route))
+        // At an interchange of several feeds' operators, each route says whose it is (its departures below
+        // carry the same badge).
+        let severalOperators = Set(view.routes.compactMap(\.route.feedID)).count > 1
         return view.routes.map { entry in
             let headsigns = entry.directions.flatMap(\.headsigns).map { clean($0, 40) }
-            let text = " " + entry.route.mode.name(lang) + " → " + headsigns.joined(separator: " / ")
+            let runBy = severalOperators ? " · " + clean(entry.route.agency, 40) : ""
+            let text = " " + entry.route.mode.name(lang) + runBy + " → " + headsigns.joined(separator: " / ")
             return ScreenLine([
                 ScreenSpan("  "), badge(entry.route, width: badgeW),
                 ScreenSpan(ScreenCanvas.truncate(text, to: max(1, width - badgeW - 2))),
