@@ -120,6 +120,7 @@ extension RouteDatabase {
                         arguments: [parent])
                     if !platforms.contains(index) { platforms.append(index) }
                 }
+                platforms += try interchangePlatforms(of: parent ?? index, db)  // other feeds' stops of this place
                 let others = try routesAt(platforms, db).filter { $0.routeIndex != routeIndex }.map(\.route)
                 if highlighted == nil, viewerIndexes.contains(index) { highlighted = stops.count }
                 stops.append(RouteDiagram.Stop(stop: stopInfo(row), transfers: others))

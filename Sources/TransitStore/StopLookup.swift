@@ -121,6 +121,17 @@ extension RouteDatabase {
         )
     }
 
+    /// The boarding stops of the other feeds' members of `place`'s interchange (none when it is not one).
+    func interchangePlatforms(of place: Int, _ db: Database) throws -> [Int] {
+        guard let others = interchangeMembers[place] else { return [] }
+        return try others.flatMap { member in
+            try Int.fetchAll(
+                db,
+                sql: "SELECT stop_idx FROM stops WHERE (parent_idx = ?1 AND location_type = 0) OR (stop_idx = ?1 AND location_type = 0)",
+                arguments: [member])
+        }
+    }
+
     /// The lowest stop key of the stop's interchange (its own key when it is none).
     func interchangeGroup(of stop: Int) -> Int { min(stop, interchangeMembers[stop]?.min() ?? stop) }
 

@@ -368,3 +368,46 @@ struct SharedFeedMapTests {
         #expect(try Raster.inkShare(svg) > 0.01)
     }
 }
+
+/// The map network split into two operators' feeds (issue 24): `a` runs route 1 (S1 → S2 → S3, with its shape),
+/// `b` route 2 (S2 → S4); both feeds have stop S2 at the same place, one interchange.
+@Suite struct MultiFeedMapTests {
+    static let database: RouteDatabase = {
+        func only(_ file: String, _ keep: (String) -> Bool) -> String {
+            let lines = MapFeed.files[file]!.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            return ([lines[0]] + lines.dropFirst().filter(keep)).joined(separator: "\n") + "\n"
+        }
+        var a = MapFeed.files, b = MapFeed.files
+        a["routes.txt"] = only("routes.txt") { $0.hasPrefix("R1,") }
+        a["trips.txt"] = only("trips.txt") { $0.hasPrefix("R1,") }
+        a["stop_times.txt"] = only("stop_times.txt") { $0.hasPrefix("T1,") }
+        a["stops.txt"] = only("stops.txt") { !$0.hasPrefix("S4,") && !$0.hasPrefix("S5,") }
+        b["routes.txt"] = only("routes.txt") { $0.hasPrefix("R2,") }
+        b["trips.txt"] = only("trips.txt") { $0.hasPrefix("R2,") }
+        b["stop_times.txt"] = only("stop_times.txt") { $0.hasPrefix("T2,") }
+        b["stops.txt"] = only("stops.txt") { $0.hasPrefix("S2,") || $0.hasPrefix("S4,") }
+        b["shapes.txt"] = nil
+        let feeds = [("a", a), ("b", b)].map { id, files in
+            FeedInput(id: id, path: TemporaryFolder.make("mapfeed-\(id)", files: files).path)
+        }
+        let path = TemporaryFolder.make("mapdb-two").appendingPathComponent("routes.sqlite").path
+        _ = try! GTFSImporter(feeds: feeds, databasePath: path).run()
+        return try! RouteDatabase(path: path)
+    }()
+
+    @Test func anInterchangeMapDrawsEveryOperatorsLines() throws {
+        let db = Self.database
+        for stop in ["a:S2", "b:S2"] {
+            let map = try db.stopMap(for: try db.resolveStop(.id(stop)), radiusMeters: 400)
+            #expect(Set(map.lines.map(\.route.id)) == ["a:R1", "b:R2"], "\(stop)")
+            #expect(map.lines.first { $0.route.id == "a:R1" }?.fromShape == true)
+            // The other feed's copy of the stop is this stop, not a nearby one.
+            #expect(map.nearby.map(\.stop.id).sorted() == ["a:S1", "a:S3", "b:S4"], "\(stop)")
+            let svg = try ParsedSVG.parse(StopMapSVG.render(map, language: .en))
+            #expect(svg.all("polyline").contains { $0.attributes["stroke"] == "#FFD600" })
+        }
+        let diagram = try db.routeDiagram(route: "b:R2", viewer: try db.resolveStop(.id("a:S2")))
+        #expect(diagram.stops.map(\.stop.id) == ["b:S2", "b:S4"] && diagram.highlighted == 0)
+        #expect(diagram.stops.first?.transfers.map(\.id) == ["a:R1"])
+    }
+}
