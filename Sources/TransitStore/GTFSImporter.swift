@@ -299,11 +299,6 @@ struct ImportSession {
         }
     }
 
-    /// Imports one feed, its ids as they are.
-    mutating func importAll() throws {
-        try importAll([(FeedInput(id: FeedInput.defaultID(for: source.displayName), path: source.displayName), source)])
-    }
-
     /// Imports the feeds one after the other into one database, in one transaction; with several, every GTFS id
     /// is stored in its feed's namespace (`namespace`). A feed refused stops the whole import, named in the error.
     mutating func importAll(_ feeds: [(input: FeedInput, source: FeedSource)], regionTransfers: String? = nil) throws {
