@@ -47,39 +47,7 @@ extension LiveTimetable {
 }
 
 /// The last good TripUpdates of each publisher (`[[realtime.feeds]]`), merged into the one timetable stop views
-/// and plans read.
-///
-/// Each publisher keeps its own clocks, as `AlertSources` does for alerts: one whose server stopped answering
-/// keeps its last data until freshness retires it, and from then on only the publishers still live are merged —
-/// a dead metro feed leaves the buses' live times on the boards (the metro's departures show the timetable).
-public struct TripUpdateSources: Sendable {
-    public private(set) var latest: [LiveData.Fetched<LiveTimetable>?]
+/// and plans read: a dead metro feed leaves the buses' live times on the boards (`LiveSources`).
+public typealias TripUpdateSources = LiveSources<LiveTimetable>
 
-    public init(count: Int) { latest = Array(repeating: nil, count: count) }
-
-    public mutating func update(_ index: Int, _ fetched: LiveData.Fetched<LiveTimetable>) { latest[index] = fetched }
-
-    /// A source answered "not modified": its data is confirmed as of `at`.
-    public mutating func confirm(_ index: Int, at: Date) { latest[index]?.fetchedAt = at }
-
-    /// What stop views read at `now`: with one publisher, its data as it is (its freshness judged at view time);
-    /// with several, those live at `now` merged, aged like the oldest of them — or, when none is live, the most
-    /// recently fetched one as it is, so that the board says live data is stale.
-    public func merged(now: Date, pollSeconds: Int, mode: RealtimeMode) -> LiveData.Fetched<LiveTimetable>? {
-        let present = latest.compactMap { $0 }
-        guard latest.count > 1 else { return present.first }
-        let live = present.filter {
-            Freshness.evaluate(
-                headerTimestamp: $0.headerTimestamp, fetchedAt: $0.fetchedAt, now: now, pollSeconds: pollSeconds,
-                mode: mode
-            ).isLive
-        }
-        guard let oldestFetch = live.map(\.fetchedAt).min() else {
-            return present.max { $0.fetchedAt < $1.fetchedAt }
-        }
-        if live.count == 1 { return live[0] }
-        return LiveData.Fetched(
-            value: LiveTimetable(merging: live.map(\.value)), headerTimestamp: live.compactMap(\.headerTimestamp).min(),
-            fetchedAt: oldestFetch)
-    }
-}
+extension LiveTimetable: MergeableLiveData {}
