@@ -98,14 +98,7 @@ struct UpdateCommand: ParsableCommand {
 
         // One progress display for the download (bytes, of the announced size) and then the import (rows).
         let progress = progressOption.line()
-        let downloadProgress: (@Sendable (Int, Int?) -> Void)? =
-            progress.isActive
-            ? { @Sendable received, expected in
-                progress.update(
-                    ProgressUpdate(
-                        stage: "download", done: received, unit: "bytes", workDone: Int64(received),
-                        workTotal: Int64(expected ?? 0)))
-            } : nil
+        let downloadProgress = UpdateCommand.downloadProgress(on: progress)
         let outcome: StaticFeedDownload.Outcome
         do {
             outcome = try Self.blocking { () async throws(StaticFeedDownloadError) -> StaticFeedDownload.Outcome in
@@ -176,5 +169,18 @@ enum UpdateState {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(Array(try encoder.encode(validators)), to: path, purpose: "update")
+    }
+}
+
+extension UpdateCommand {
+    /// A download's bytes (of the announced size) on `progress`; nil when it shows nothing.
+    static func downloadProgress(on progress: ProgressLine) -> (@Sendable (Int, Int?) -> Void)? {
+        guard progress.isActive else { return nil }
+        return { @Sendable received, expected in
+            progress.update(
+                ProgressUpdate(
+                    stage: "download", done: received, unit: "bytes", workDone: Int64(received),
+                    workTotal: Int64(expected ?? 0)))
+        }
     }
 }

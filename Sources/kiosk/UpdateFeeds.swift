@@ -123,14 +123,7 @@ struct FeedSetUpdate {
             TemporaryFiles.unregister(download)
         }
         let progress = self.progress
-        let downloadProgress: (@Sendable (Int, Int?) -> Void)? =
-            progress.isActive
-            ? { @Sendable received, expected in
-                progress.update(
-                    ProgressUpdate(
-                        stage: "download", done: received, unit: "bytes", workDone: Int64(received),
-                        workTotal: Int64(expected ?? 0)))
-            } : nil
+        let downloadProgress = UpdateCommand.downloadProgress(on: progress)
         let previous = force ? nil : known?.validators
         let outcome: StaticFeedDownload.Outcome
         do {
