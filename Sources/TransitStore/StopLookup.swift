@@ -89,9 +89,10 @@ extension RouteDatabase {
                 // A code may be shared by several stops; prefer boarding stops, then the lowest index.
                 guard
                     let row = try Row.fetchOne(
-                        db,
-                        sql:
-                            "SELECT \(RouteDatabase.stopColumns) WHERE s.\(column) = ? ORDER BY s.location_type != 0, s.stop_idx LIMIT 1",
+                        db.cachedStatement(
+                            sql:
+                                "SELECT \(RouteDatabase.stopColumns) WHERE s.\(column) = ? ORDER BY s.location_type != 0, s.stop_idx LIMIT 1"
+                        ),
                         arguments: [query])
                 else {
                     if column == "stop_id", let inFeed = try stopInOneFeed(query, db) { return inFeed }
@@ -108,8 +109,10 @@ extension RouteDatabase {
     /// two feeds' stops share is refused with the candidates, unless those stops are one interchange.
     private func checkCodeInOneFeed(_ code: String, _ db: Database) throws {
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_code = ? AND s.location_type IN (0, 1) ORDER BY s.stop_idx LIMIT 20",
+            db.cachedStatement(
+                sql:
+                    "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_code = ? AND s.location_type IN (0, 1) ORDER BY s.stop_idx LIMIT 20"
+            ),
             arguments: [code])
         let stops = rows.map(stopInfo)
         guard Set(stops.compactMap(\.feedID)).count > 1 else { return }
@@ -126,8 +129,10 @@ extension RouteDatabase {
         guard let others = interchangeMembers[place] else { return [] }
         return try others.flatMap { member in
             try Int.fetchAll(
-                db,
-                sql: "SELECT stop_idx FROM stops WHERE (parent_idx = ?1 AND location_type = 0) OR (stop_idx = ?1 AND location_type = 0)",
+                db.cachedStatement(
+                    sql:
+                        "SELECT stop_idx FROM stops WHERE (parent_idx = ?1 AND location_type = 0) OR (stop_idx = ?1 AND location_type = 0)"
+                ),
                 arguments: [member])
         }
     }
@@ -141,12 +146,16 @@ extension RouteDatabase {
         let candidates = namespaces.candidates(for: id)
         guard !candidates.isEmpty else { return nil }
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_id IN (\(databaseQuestionMarks(count: candidates.count))) ORDER BY s.stop_idx",
+            db.cachedStatement(
+                sql:
+                    "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_id IN (\(databaseQuestionMarks(count: candidates.count))) ORDER BY s.stop_idx"
+            ),
             arguments: StatementArguments(candidates))
         // Several feeds' copies of one interchange are one place: the id names it.
         if rows.count > 1, Set(rows.map { interchangeGroup(of: ($0[12] as Int?) ?? $0[0]) }).count > 1 {
-            let list = rows.map(RouteDatabase.stopInfo).map { "\(TerminalText.sanitize($0.name, maxLength: 60)) (\($0.id))" }
+            let list = rows.map(RouteDatabase.stopInfo).map {
+                "\(TerminalText.sanitize($0.name, maxLength: 60)) (\($0.id))"
+            }
             throw LookupError.invalidQuery(
                 "'\(TerminalText.sanitize(id, maxLength: 60))' is a stop id in several feeds: \(list.joined(separator: ", ")); give it with its feed, e.g. \(RouteDatabase.stopInfo(rows[0]).id)"
             )
@@ -163,7 +172,8 @@ extension RouteDatabase {
         for other in others {
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [other])
+                    db.cachedStatement(sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?"),
+                    arguments: [other])
             else { continue }
             let member = try resolvedAlone(row, db)
             for (platform, index) in zip(member.platforms, member.platformIndexes) where !indexes.contains(index) {
@@ -171,14 +181,16 @@ extension RouteDatabase {
                 indexes.append(index)
             }
         }
-        return ResolvedStop(stop: place.stop, platforms: platforms, stopIndex: place.stopIndex, platformIndexes: indexes)
+        return ResolvedStop(
+            stop: place.stop, platforms: platforms, stopIndex: place.stopIndex, platformIndexes: indexes)
     }
 
     private func resolvedAlone(_ row: Row, _ db: Database) throws -> ResolvedStop {
         let locationType: Int = row[10]
         if locationType >= 2, let parent: Int = row[12],
             let station = try Row.fetchOne(
-                db, sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?", arguments: [parent])
+                db.cachedStatement(sql: "SELECT \(RouteDatabase.stopColumns) WHERE s.stop_idx = ?"), arguments: [parent]
+            )
         {
             return try resolvedAlone(station, db)
         }
@@ -188,9 +200,10 @@ extension RouteDatabase {
             return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index])
         }
         let children = try Row.fetchAll(
-            db,
-            sql:
-                "SELECT \(RouteDatabase.stopColumns) WHERE s.parent_idx = ? AND s.location_type = 0 ORDER BY s.platform_code, s.stop_id",
+            db.cachedStatement(
+                sql:
+                    "SELECT \(RouteDatabase.stopColumns) WHERE s.parent_idx = ? AND s.location_type = 0 ORDER BY s.platform_code, s.stop_id"
+            ),
             arguments: [index])
         if children.isEmpty {
             return ResolvedStop(stop: stop, platforms: [stop], stopIndex: index, platformIndexes: [index])
