@@ -496,10 +496,10 @@ struct TimetableCompiler {
             }
         }
 
+        // A change by a walk takes at least what a change at one stop takes: two platforms a few metres apart
+        // (or two feeds' copies of one stop) are no quicker to change between than one platform.
         var transfers: [Int64: Int32] = [:]
-        for (k, w) in walks {
-            if let rule = input.pairMinimum[k] { transfers[k] = max(w, rule) } else { transfers[k] = w }
-        }
+        for (k, w) in walks { transfers[k] = max(w, input.pairMinimum[k] ?? implicit) }
         for (k, rule) in input.pairMinimum where k >> 32 != k & 0xFFFF_FFFF && transfers[k] == nil {
             transfers[k] = rule
         }

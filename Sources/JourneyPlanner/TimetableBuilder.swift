@@ -51,8 +51,9 @@ public enum TimetableError: Error, Hashable, Sendable {
 ///   destination) and changes between rides; they are never chained.
 /// - **Changes** between rides, alighting at `a` and boarding at `b`, need at least:
 ///   `a == b`: the pair-specific minimum (GTFS transfers.txt type 2 with `from == to`) or else
-///   `minTransferSeconds`; `a != b`: the walk time, raised to the pair-specific minimum if one is set; a
-///   pair-specific minimum without a walk makes the change possible with exactly that time.
+///   `minTransferSeconds`; `a != b`: the walk time, raised to the pair-specific minimum if one is set, else to
+///   `minTransferSeconds` (a change is never quicker between two stops than at one); a pair-specific minimum
+///   without a walk makes the change possible with exactly that time.
 ///   A forbidden pair (type 3; `a == b` allowed) removes the change entirely, whatever else says. Transfer
 ///   rules never affect the walks at the start or the end of a journey.
 public struct TimetableBuilder: Sendable {

@@ -86,7 +86,8 @@ public struct LoadedTimetableImage: @unchecked Sendable {
 /// Writes and reads the binary image of a compiled `Timetable`.
 public enum TimetableImage {
     /// Bumped whenever the layout or the meaning of a section changes; an image of another version is refused.
-    public static let formatVersion: UInt32 = 1
+    /// 2: a change by a walk takes at least `minTransferSeconds` (section `transfers`).
+    public static let formatVersion: UInt32 = 2
     static let magic: [UInt8] = Array("SKTTIMG\0".utf8)
     static let fixedHeaderLength = 104
     static let tableEntryLength = 24

@@ -180,8 +180,13 @@ struct HandMadeNetworkTests {
         let journeys = try planChecked(net, query)
         #expect(journeys.map(\.arrival) == [h(8, 25)])
         #expect(journeys.first?.legs[1] == walk(1, 2, h(8, 10), h(8, 11, 30)))
-        // An explicit footpath overrides the implicit platform change.
+        // A 30 s footpath is still a change: it takes the minimum change time, as at one platform.
         net.footpaths = [(1, 2, 30)]
+        #expect(try planChecked(net, query).map(\.arrival) == [h(8, 25)])
+        // The walk is what the passenger takes from the alighting platform, change or not.
+        #expect(try planChecked(net, PlanQuery(from: 0, to: 2, departure: h(8, 0))).first?.arrival == h(8, 10, 30))
+        // transfers.txt may allow a quicker change between the two.
+        net.pairRules = [(1, 2, 30)]
         #expect(try planChecked(net, query).map(\.arrival) == [h(8, 20)])
     }
 

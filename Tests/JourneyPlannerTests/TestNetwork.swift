@@ -70,7 +70,7 @@ struct Semantics {
                 if a == b {
                     transfer[a * n + b] = rule[a * n + b] ?? net.minTransfer
                 } else if let w = walk[a * n + b] {
-                    transfer[a * n + b] = max(w, rule[a * n + b] ?? 0)
+                    transfer[a * n + b] = max(w, rule[a * n + b] ?? net.minTransfer)
                 } else {
                     transfer[a * n + b] = rule[a * n + b]
                 }
