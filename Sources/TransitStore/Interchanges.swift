@@ -43,25 +43,43 @@ public enum Interchanges {
                     stop: stop, feed: feed(of: stop), isStation: (row[4] as Int) == 1, latitude: row[2],
                     longitude: row[3]))
         }
-        // Union-find over the places of each name: a chain of places each within the radius of the next is one.
-        var parent: [Int: Int] = [:]
-        func root(_ stop: Int) -> Int {
-            var stop = stop
-            while let up = parent[stop], up != stop { stop = up }
-            return stop
-        }
+        // The pairs of different feeds' places close enough to be one, nearest first; each joins two groups only
+        // when no feed has a place in both, so a group holds at most one place of each feed: two stops a feed keeps
+        // apart (its copy of a pole and another pole of the name a few metres on) are never made one through a
+        // third feed's stop between them.
+        struct Pair { var a: Int, b: Int, distance: Double }
+        var pairs: [Pair] = []
+        var feedOf: [Int: Int] = [:]
         for places in byName.values where Set(places.map(\.feed)).count > 1 {
             for (i, a) in places.enumerated() {
                 for b in places[(i + 1)...] where a.feed != b.feed {
                     let distance = Coordinate(latitude: a.latitude, longitude: a.longitude)
                         .distance(to: Coordinate(latitude: b.latitude, longitude: b.longitude))
                     guard distance <= (a.isStation || b.isStation ? radiusMeters : sameStopMeters) else { continue }
-                    let (ra, rb) = (root(a.stop), root(b.stop))
-                    parent[ra] = ra
-                    parent[rb] = rb
-                    if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+                    pairs.append(Pair(a: min(a.stop, b.stop), b: max(a.stop, b.stop), distance: distance))
+                    feedOf[a.stop] = a.feed
+                    feedOf[b.stop] = b.feed
                 }
             }
+        }
+        pairs.sort { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
+        var parent: [Int: Int] = [:]
+        var feeds: [Int: Set<Int>] = [:]  // by group root
+        func root(_ stop: Int) -> Int {
+            var stop = stop
+            while let up = parent[stop], up != stop { stop = up }
+            return stop
+        }
+        for pair in pairs {
+            let (ra, rb) = (root(pair.a), root(pair.b))
+            guard ra != rb else { continue }
+            let (fa, fb) = (feeds[ra] ?? [feedOf[pair.a]!], feeds[rb] ?? [feedOf[pair.b]!])
+            guard fa.isDisjoint(with: fb) else { continue }
+            let (low, high) = (min(ra, rb), max(ra, rb))
+            parent[low] = low
+            parent[high] = low
+            feeds[low] = fa.union(fb)
+            feeds[high] = nil
         }
         let insert = try db.makeStatement(sql: "INSERT INTO stop_groups VALUES (?, ?)")
         var groups = Set<Int>()

@@ -163,6 +163,20 @@ import TransitModel
         #expect(try db.resolveStop(.id("bus:3")).platforms.map(\.id) == ["bus:3"])
     }
 
+    /// A place holds at most one stop of each feed: two stops the bus feed keeps apart, both within a few metres
+    /// of the metro's, are not made one through it; the metro's stop joins the nearer.
+    @Test func anInterchangeNeverJoinsTwoStopsOfOneFeed() throws {
+        var bus = Self.bus
+        bus["stops.txt"] =
+            "stop_id,stop_name,stop_lat,stop_lon\n1,Central,-0.20004,-78.50002\n2,Norte,-0.2045,-78.510\n4,Central,-0.19995,-78.50003\n"
+        let path = TemporaryFolder.make("multi").appendingPathComponent("region.sqlite").path
+        let summary = try importFeeds([("metro", Self.metro), ("bus", bus)], into: path)
+        #expect(summary.interchanges == 1)
+        let db = try RouteDatabase(path: path)
+        #expect(Set(try db.resolveStop(.id("metro:1")).platforms.map(\.id)) == ["metro:1", "bus:1"])
+        #expect(try db.resolveStop(.id("bus:4")).platforms.map(\.id) == ["bus:4"])
+    }
+
     /// The metro's line A published again by the bus operator (same short name, same interchanges, same times,
     /// same days) shows once; the bus operator's own later trip on it stays.
     @Test func aTripTwoFeedsPublishShowsOnce() throws {
