@@ -165,7 +165,8 @@ struct MultiFeedBench: ParsableCommand {
         var rng = SplitMix64(seed: seed)
         let codes = try whole.boardingStopIDs()
         var a: [Double] = [], b: [Double] = []
-        var departures = (0, 0), sharedDepartures = (0, 0), shared = 0
+        var departures = (0, 0), sharedDepartures = (0, 0), shared = 0, differing = 0, interchanges = 0
+        var oneFeedTimes: ([Double], [Double]) = ([], []), interchangeTimes: ([Double], [Double]) = ([], [])
         for pass in 0..<2 {
             var sharedInPass = 0
             for _ in 0..<lookups {
@@ -180,7 +181,16 @@ struct MultiFeedBench: ParsableCommand {
                 let (y, ty) = try Measure.seconds { try split.stopView(for: try split.resolveStop(.id(splitID)), at: at) }
                 guard pass == 1 else { continue }
                 a.append(tx); b.append(ty)
-                if sharedInPass > before {
+                let shown = { (view: StopView) in
+                    view.departures.map { "\($0.time.timeIntervalSince1970) \($0.route.shortName ?? "") \($0.headsign)" }.sorted()
+                }
+                if shown(x) != shown(y) { differing += 1 }
+                let atInterchange = Set(try split.resolveStop(.id(splitID)).platforms.compactMap(\.feedID)).count > 1
+                if atInterchange { interchanges += 1 }
+                if atInterchange { interchangeTimes.0.append(tx); interchangeTimes.1.append(ty) } else {
+                    oneFeedTimes.0.append(tx); oneFeedTimes.1.append(ty)
+                }
+                if sharedInPass > before || atInterchange {
                     sharedDepartures.0 += x.departures.count; sharedDepartures.1 += y.departures.count
                 } else {
                     departures.0 += x.departures.count; departures.1 += y.departures.count
@@ -190,9 +200,12 @@ struct MultiFeedBench: ParsableCommand {
         }
         print(
             """
-            stop views: \(lookups) random stops and times (after a warm pass), \(shared) of them at stops several feeds have
+            stop views: \(lookups) random stops and times (after a warm pass), \(interchanges) of them at interchanges (stops of several feeds), \(shared) named with their feed
               departures shown at stops of one feed: \(departures.0) whole, \(departures.1) split; at stops of several: \(sharedDepartures.0) whole, \(sharedDepartures.1) split
+              views whose departures differ (time, route short name, headsign): \(differing) of \(lookups)
             \(summary("stop view", a, b))
+            \(summary("at a stop of one feed", oneFeedTimes.0, oneFeedTimes.1))
+            \(interchangeTimes.0.isEmpty ? "" : summary("at an interchange", interchangeTimes.0, interchangeTimes.1))
             """)
     }
 
