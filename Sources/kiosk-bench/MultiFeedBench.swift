@@ -132,18 +132,16 @@ struct MultiFeedBench: ParsableCommand {
                 : "row check FAILED: \(unexplained.joined(separator: ", "))")
     }
 
-    /// The same stop in the split database: its bare id when one feed has it; a stop several feeds have
-    /// (an interchange) by its first feed's id, which stands for every feed's stop there. Found before the timing:
-    /// a label in a database of several feeds names the stop with its feed.
+    /// The same stop in the split database by its own id there, `FEEDID:ID`, as labels and pages name it; a stop
+    /// several feeds have (an interchange) by its first feed's id, which stands for every feed's stop there.
+    /// Found before the timing. `shared` counts the stops several feeds have.
     private func splitStopID(_ id: String, _ routes: RouteDatabase, feedIDs: [String], shared: inout Int) throws
         -> String
     {
-        if (try? routes.findStop(.id(id))) != nil { return id }
-        for feed in feedIDs where try routes.findStop(.id("\(feed):\(id)")) != nil {
-            shared += 1
-            return "\(feed):\(id)"
-        }
-        throw ValidationError("stop \(id) is not in the split database")
+        let ids = try feedIDs.map { "\($0):\(id)" }.filter { try routes.findStop(.id($0)) != nil }
+        guard let first = ids.first else { throw ValidationError("stop \(id) is not in the split database") }
+        if ids.count > 1 { shared += 1 }
+        return first
     }
 
     private func summary(_ name: String, _ a: [Double], _ b: [Double]) -> String {
@@ -159,53 +157,53 @@ struct MultiFeedBench: ParsableCommand {
             """
     }
 
-    /// The same random stops and times (by bare id) on both databases, alternating, one warm pass first.
+    /// The same random stops and times on both databases, alternating, one warm pass first: each stop by its own
+    /// id (`FEEDID:ID` in the split database), the departures compared, the latency at stops of one feed and at
+    /// interchanges apart; then what a bare id costs to resolve in each.
     private func stopViews(_ whole: RouteDatabase, _ split: RouteDatabase, feedIDs: [String]) throws {
         guard let start = whole.serviceStart, let end = whole.serviceEnd else { throw ValidationError("no service dates") }
         var rng = SplitMix64(seed: seed)
-        let codes = try whole.boardingStopIDs()
-        var a: [Double] = [], b: [Double] = []
-        var departures = (0, 0), sharedDepartures = (0, 0), shared = 0, differing = 0, interchanges = 0
-        var oneFeedTimes: ([Double], [Double]) = ([], []), interchangeTimes: ([Double], [Double]) = ([], [])
+        let ids = try whole.boardingStopIDs()
+        var all: ([Double], [Double]) = ([], []), oneFeed: ([Double], [Double]) = ([], [])
+        var interchange: ([Double], [Double]) = ([], []), bare: ([Double], [Double]) = ([], [])
+        var departures = (0, 0), differing = 0, shared = 0
+        func shown(_ view: StopView) -> [String] {
+            view.departures.map { "\($0.time.timeIntervalSince1970) \($0.route.shortName ?? "") \($0.headsign)" }.sorted()
+        }
         for pass in 0..<2 {
-            var sharedInPass = 0
             for _ in 0..<lookups {
-                let id = codes[Int(rng.next() % UInt64(codes.count))]
+                let id = ids[Int(rng.next() % UInt64(ids.count))]
                 let date = ServiceDate(
                     dayNumber: start.dayNumber + Int(rng.next() % UInt64(end.dayNumber - start.dayNumber + 1)))
                 let at = date.serviceDayOrigin(in: whole.timeZone).addingTimeInterval(
                     Double(5 * 3600 + Int(rng.next() % (19 * 3600))))
+                var sharedHere = 0
+                let splitID = try splitStopID(id, split, feedIDs: feedIDs, shared: &sharedHere)
                 let (x, tx) = try Measure.seconds { try whole.stopView(for: try whole.resolveStop(.id(id)), at: at) }
-                let before = sharedInPass
-                let splitID = try splitStopID(id, split, feedIDs: feedIDs, shared: &sharedInPass)
                 let (y, ty) = try Measure.seconds { try split.stopView(for: try split.resolveStop(.id(splitID)), at: at) }
+                let (_, bx) = try Measure.seconds { try whole.resolveStop(.id(id)) }
+                let (place, by) = try Measure.seconds { try split.resolveStop(.id(id)) }
                 guard pass == 1 else { continue }
-                a.append(tx); b.append(ty)
-                let shown = { (view: StopView) in
-                    view.departures.map { "\($0.time.timeIntervalSince1970) \($0.route.shortName ?? "") \($0.headsign)" }.sorted()
-                }
-                if shown(x) != shown(y) { differing += 1 }
-                let atInterchange = Set(try split.resolveStop(.id(splitID)).platforms.compactMap(\.feedID)).count > 1
-                if atInterchange { interchanges += 1 }
-                if atInterchange { interchangeTimes.0.append(tx); interchangeTimes.1.append(ty) } else {
-                    oneFeedTimes.0.append(tx); oneFeedTimes.1.append(ty)
-                }
-                if sharedInPass > before || atInterchange {
-                    sharedDepartures.0 += x.departures.count; sharedDepartures.1 += y.departures.count
+                shared += sharedHere
+                all.0.append(tx); all.1.append(ty)
+                bare.0.append(bx); bare.1.append(by)
+                if Set(place.platforms.compactMap(\.feedID)).count > 1 {
+                    interchange.0.append(tx); interchange.1.append(ty)
                 } else {
-                    departures.0 += x.departures.count; departures.1 += y.departures.count
+                    oneFeed.0.append(tx); oneFeed.1.append(ty)
                 }
+                departures.0 += x.departures.count; departures.1 += y.departures.count
+                if shown(x) != shown(y) { differing += 1 }
             }
-            shared = sharedInPass
         }
         print(
             """
-            stop views: \(lookups) random stops and times (after a warm pass), \(interchanges) of them at interchanges (stops of several feeds), \(shared) named with their feed
-              departures shown at stops of one feed: \(departures.0) whole, \(departures.1) split; at stops of several: \(sharedDepartures.0) whole, \(sharedDepartures.1) split
-              views whose departures differ (time, route short name, headsign): \(differing) of \(lookups)
-            \(summary("stop view", a, b))
-            \(summary("at a stop of one feed", oneFeedTimes.0, oneFeedTimes.1))
-            \(interchangeTimes.0.isEmpty ? "" : summary("at an interchange", interchangeTimes.0, interchangeTimes.1))
+            stop views: \(lookups) random stops and times (after a warm pass), each by its own id; \(interchange.0.count) at interchanges (\(shared) at stops several feeds publish)
+              departures shown: \(departures.0) whole, \(departures.1) split; views whose departures differ (time, route short name, headsign): \(differing)
+            \(summary("stop view", all.0, all.1))
+            \(summary("at a stop of one feed", oneFeed.0, oneFeed.1))
+            \(interchange.0.isEmpty ? "" : summary("at an interchange", interchange.0, interchange.1))
+            \(summary("resolving a bare id", bare.0, bare.1))
             """)
     }
 
