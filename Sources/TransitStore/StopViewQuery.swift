@@ -139,6 +139,15 @@ extension RouteDatabase {
     func regularDepartures(
         stops: [Int], services: [Int], low: Int, high: Int, limit: Int?, date: ServiceDate, origin: Date, _ db: Database
     ) throws -> [RawDeparture] {
+        if let limit, stops.count > 1 {
+            // The index gives one stop's departures in time order, so a LIMIT stops early; over several stops
+            // SQLite would read and sort every departure to the end of the day first (an interchange at night).
+            return try stops.flatMap {
+                try regularDepartures(
+                    stops: [$0], services: services, low: low, high: high, limit: limit, date: date, origin: origin,
+                    db)
+            }.sorted { ($0.seconds, $0.tripID) < ($1.seconds, $1.tripID) }.prefix(limit).map { $0 }
+        }
         let sql = """
             SELECT st.departure_time, st.stop_idx, COALESCE(st.stop_headsign, t.trip_headsign, ''), t.trip_id, t.route_idx, t.direction_id,
                    t.wheelchair_accessible, t.trip_idx
