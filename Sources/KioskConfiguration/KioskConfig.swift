@@ -41,10 +41,11 @@ public struct KioskConfig: Sendable, Equatable {
     /// `kiosk update`: the agency's static GTFS zip (`[update] gtfs_url`) and request headers for it.
     public var updateURL: String?
     public var updateHeaders: [String: String] = [:]
-    /// `[[update.feeds]]`: the feeds of a database of several (each id, URL and headers), and `[update] transfers`,
-    /// the region's transfers file between them.
+    /// `[[update.feeds]]`: the feeds of a database of several (each id, URL and headers), and `[update] transfers`
+    /// and `interchanges`, the region's files of transfers and shared places between them.
     public var updateFeeds: [UpdateFeedSource] = []
     public var updateTransfers: String?
+    public var updateInterchanges: String?
     /// `[speech]`: spoken departures, their keys, volume and quiet hours.
     public var speech = SpeechSettings()
     /// `[display]`: theme and layout of the terminal screen and of `kiosk serve`'s pages.

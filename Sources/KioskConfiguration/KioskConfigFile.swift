@@ -44,7 +44,7 @@ public enum KioskConfigFile {
             "map_requests_per_minute", "map_burst", "rate_limit_clients", "trusted_proxies",
         ],
         "realtime": ["trip_updates", "alerts", "vehicle_positions", "poll_seconds", "mode", "headers", "feed", "feeds"],
-        "update": ["gtfs_url", "headers", "feeds", "transfers"],
+        "update": ["gtfs_url", "headers", "feeds", "transfers", "interchanges"],
         "speech": [
             "enabled", "auto_speak", "volume", "rate", "volume_step", "quiet_hours", "quiet_volume", "speak_key",
             "more_key", "volume_down_key", "volume_up_key", "output", "player", "log_file",

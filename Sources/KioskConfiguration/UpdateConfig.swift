@@ -21,24 +21,26 @@ extension KioskConfigFile {
     /// The keys of one `[[update.feeds]]` table.
     public static let updateFeedKeys = ["id", "url", "headers"]
 
-    /// `[update]`'s keys for several feeds: `[[update.feeds]]` (one table per feed) and `transfers` (the
-    /// region's transfers file, ids as FEEDID:ID). `gtfs_url` names the one feed of a database of one feed, so
+    /// `[update]`'s keys for several feeds: `[[update.feeds]]` (one table per feed), `transfers` and
+    /// `interchanges` (the region's transfers and interchanges files, ids as FEEDID:ID). `gtfs_url` names the one feed of a database of one feed, so
     /// it and `feeds` do not go together.
     static func readUpdateFeeds(
         _ update: TOMLTable, reader: Reader, into config: inout KioskConfig
     )
         throws(KioskConfigError)
     {
-        if let v = try reader.string(update, "transfers", prefix: "update.") {
+        for (key, file) in [("transfers", "transfers.txt"), ("interchanges", "interchanges.txt")] {
+            guard let v = try reader.string(update, key, prefix: "update.") else { continue }
             guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw reader.error("update.transfers", "is empty; give the path of the region's transfers.txt")
+                throw reader.error("update.\(key)", "is empty; give the path of the region's \(file)")
             }
-            config.updateTransfers = v
+            if key == "transfers" { config.updateTransfers = v } else { config.updateInterchanges = v }
         }
         guard let value = update["feeds"] else {
-            if config.updateTransfers != nil {
+            for (key, set) in [("transfers", config.updateTransfers), ("interchanges", config.updateInterchanges)]
+            where set != nil {
                 throw reader.error(
-                    "update.transfers", "is for a database of several feeds: give them as [[update.feeds]] tables")
+                    "update.\(key)", "is for a database of several feeds: give them as [[update.feeds]] tables")
             }
             return
         }

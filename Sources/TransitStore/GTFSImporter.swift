@@ -51,6 +51,10 @@ public struct GTFSImporter {
     /// A transfers.txt of rules between the feeds' stops, routes and trips, named `FEEDID:ID` (several feeds
     /// only: one feed's rules belong in its own transfers.txt).
     public var regionTransfers: String?
+    /// An interchanges.txt of places several feeds serve under different names or further apart than the
+    /// grouping rule allows (`Interchanges`): rows of `from_stop_id,to_stop_id`, each a station or a stop
+    /// without a station, named `FEEDID:ID` (several feeds only).
+    public var regionInterchanges: String?
     public var limits: FeedLimits
     /// Called as the import goes: the file being read (rows so far, bytes of all imported files read so far
     /// and in all), then the finishing stages. Throttling and display are the caller's (`ProgressLine`).
@@ -101,6 +105,18 @@ public struct GTFSImporter {
                 throw FileCheck.openError(path: regionTransfers, errno: errno)
             }
         }
+        if let regionInterchanges {
+            guard feeds.count > 1 else {
+                throw ImportError.inInterchangesFile(
+                    path: regionInterchanges,
+                    cause: .inconsistentFeed(
+                        "interchanges join the stops of several feeds; one feed's stations are its parent_station"))
+            }
+            var status = stat()
+            guard stat(regionInterchanges, &status) == 0 else {
+                throw FileCheck.openError(path: regionInterchanges, errno: errno)
+            }
+        }
         let sources = try feeds.map { feed in
             do {
                 return (input: feed, source: try openFeedSource(path: feed.path, limits: limits))
@@ -118,7 +134,7 @@ public struct GTFSImporter {
                 source: sources[0].source, stagingPath: staging.path, logger: logger, lenient: lenient,
                 maximumRecordBytes: limits.maximumRecordBytes)
             session.progress = progress
-            try session.importAll(sources, regionTransfers: regionTransfers)
+            try session.importAll(sources, regionTransfers: regionTransfers, regionInterchanges: regionInterchanges)
             summary = try session.finish()
         } catch let error as DatabaseError {
             throw staging.explain(error)
@@ -269,6 +285,10 @@ struct ImportSession {
     var skippedFiles: [String] = []
     /// The SHA-256 of the region's transfers file, when there is one (part of the database's feed hash).
     var regionTransfersHash: String?
+    /// The SHA-256 of the region's interchanges file, when there is one (part of the database's feed hash).
+    var regionInterchangesHash: String?
+    /// The places the interchanges file declares one, with its lines.
+    var declaredInterchanges: [Interchanges.Declared] = []
     /// Places where stops of several feeds were grouped as one (`Interchanges`).
     var interchanges = 0
     var duplicateTrips: [DuplicateTrips.Dropped] = []
@@ -301,7 +321,10 @@ struct ImportSession {
 
     /// Imports the feeds one after the other into one database, in one transaction; with several, every GTFS id
     /// is stored in its feed's namespace (`namespace`). A feed refused stops the whole import, named in the error.
-    mutating func importAll(_ feeds: [(input: FeedInput, source: FeedSource)], regionTransfers: String? = nil) throws {
+    mutating func importAll(
+        _ feeds: [(input: FeedInput, source: FeedSource)], regionTransfers: String? = nil,
+        regionInterchanges: String? = nil
+    ) throws {
         for (_, source) in feeds {
             for required in ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
             where !source.contains(required) {
@@ -323,7 +346,13 @@ struct ImportSession {
             }
             if feeds.count > 1 { try checkZones() }
             if let regionTransfers { try importRegionTransfers(regionTransfers, db) }
-            interchanges = try Interchanges.build(db, stopKeys: feedKeys.map(\.stops))
+            if let regionInterchanges { try importRegionInterchanges(regionInterchanges, db) }
+            do {
+                interchanges = try Interchanges.build(
+                    db, stopKeys: feedKeys.map(\.stops), declared: declaredInterchanges)
+            } catch let error as ImportError where regionInterchanges != nil {
+                throw ImportError.inInterchangesFile(path: regionInterchanges!, cause: error)
+            }
             duplicateTrips = try DuplicateTrips.remove(db, tripKeys: feedKeys.map(\.trips))
             var started = DispatchTime.now().uptimeNanoseconds
             report("interpolation and stop summaries")
@@ -453,6 +482,44 @@ struct ImportSession {
             ImportError.inTransfersFile(path: path, cause: error)
         }
         regionTransfersHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The region's interchanges file: each row two places of different feeds that are one (a station, or a stop
+    /// without one); errors name the file and line.
+    mutating func importRegionInterchanges(_ path: String, _ db: Database) throws {
+        source = SingleTableSource(path: path, table: "interchanges.txt")
+        namespace = ""
+        stopKeys = try Self.regionIDs(db, "SELECT stop_id, stop_idx FROM stops", importedFeeds.map { $0.id + ":" })
+        reading.hasher = SHA256()
+        _ = try listingApart(as: "\(path): ", { try $0.readInterchanges(db) }) { error, _ in
+            ImportError.inInterchangesFile(path: path, cause: error)
+        }
+        regionInterchangesHash = reading.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    private mutating func readInterchanges(_ db: Database) throws {
+        var c = (from: -1, to: -1)
+        let file = "interchanges.txt"
+        let place = try db.makeStatement(sql: "SELECT location_type, parent_idx FROM stops WHERE stop_idx = ?")
+        var declared: [Interchanges.Declared] = []
+        try forEachRow(file, { h in c = (try h.required("from_stop_id"), try h.required("to_stop_id")) }) { row in
+            func key(_ column: Int) throws -> Int {
+                guard let id = row.string(column) else { throw row.invalid(column, "a stop id") }
+                guard let key = stopKeys[id] else {
+                    throw ImportError.unknownReference(
+                        file: file, line: row.line, column: row.header.columnName(column), value: id,
+                        target: "the feeds' stops.txt (give it as FEEDID:ID)")
+                }
+                let found = try Row.fetchOne(place, arguments: [key])
+                let type: Int = found?[0] ?? 0
+                guard type == 1 || (type == 0 && (found?[1] as Int?) == nil) else {
+                    throw row.invalid(column, "a station or a stop without a station (name a platform's station)")
+                }
+                return key
+            }
+            declared.append(Interchanges.Declared(a: try key(c.from), b: try key(c.to), line: row.line))
+        }
+        declaredInterchanges = declared
     }
 
     /// Every id of a table of the database (`FEEDID:ID`), and the bare ids that one feed alone has.
@@ -1266,6 +1333,7 @@ struct ImportSession {
             // The set's hash: each feed's id and hash, in import order.
             let lines =
                 feeds.map { "\($0.id) \($0.feedHash)\n" }.joined() + (regionTransfersHash.map { "transfers \($0)\n" } ?? "")
+                + (regionInterchangesHash.map { "interchanges \($0)\n" } ?? "")
             feedHash = SHA256.hash(data: Array(lines.utf8)).map { String(format: "%02x", $0) }.joined()
         }
         var warnings = reading.warnings

@@ -35,6 +35,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     indirect case inFeed(id: String, source: String, cause: ImportError)
     /// The region's transfers file (`kiosk import --transfers`) was refused for `cause`.
     indirect case inTransfersFile(path: String, cause: ImportError)
+    /// The region's interchanges file (`kiosk import --interchanges`) was refused for `cause`.
+    indirect case inInterchangesFile(path: String, cause: ImportError)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
             return "feed '\(id)' (\(source)): \(cause)"
         case let .inTransfersFile(path, cause):
             return "the transfers between feeds, \(path): \(cause)"
+        case let .inInterchangesFile(path, cause):
+            return "the interchanges between feeds, \(path): \(cause)"
         case let .unreadableFeed(path, reason):
             return "cannot read the feed \(path): \(reason)"
         case let .missingFile(file, feed):

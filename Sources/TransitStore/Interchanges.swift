@@ -22,9 +22,15 @@ public enum Interchanges {
         CREATE INDEX stop_groups_by_group ON stop_groups(group_idx);
         """
 
-    /// Groups the places of different feeds (`stopKeys`: each feed's stop key range) that share a folded name
-    /// and lie within `radiusMeters`; returns how many groups were made.
-    static func build(_ db: Database, stopKeys: [ClosedRange<Int>]) throws -> Int {
+    /// Two places the region's interchanges file declares one, from its line `line`.
+    struct Declared: Equatable {
+        var a: Int, b: Int, line: Int
+    }
+
+    /// Groups the places of different feeds (`stopKeys`: each feed's stop key range) that the region declares
+    /// one (`declared`, joined first), then those that share a folded name and lie within `radiusMeters`;
+    /// returns how many groups were made. A declaration that would make two places of one feed one is refused.
+    static func build(_ db: Database, stopKeys: [ClosedRange<Int>], declared: [Declared] = []) throws -> Int {
         guard stopKeys.count > 1 else { return 0 }
         func feed(of stop: Int) -> Int { stopKeys.firstIndex { $0.contains(stop) } ?? -1 }
         struct Place { var stop: Int, feed: Int, isStation: Bool, latitude: Double, longitude: Double }
@@ -63,6 +69,9 @@ public enum Interchanges {
             }
         }
         pairs.sort { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
+        // Declared places first, in the file's order (a negative distance sorts nothing: they lead as they are).
+        for place in declared.flatMap({ [$0.a, $0.b] }) { feedOf[place] = feed(of: place) }
+        let declaredPairs = declared.map { Pair(a: $0.a, b: $0.b, distance: -1) }
         var parent: [Int: Int] = [:]
         var feeds: [Int: Set<Int>] = [:]  // by group root
         func root(_ stop: Int) -> Int {
@@ -70,11 +79,22 @@ public enum Interchanges {
             while let up = parent[stop], up != stop { stop = up }
             return stop
         }
-        for pair in pairs {
+        for (n, pair) in (declaredPairs + pairs).enumerated() {
             let (ra, rb) = (root(pair.a), root(pair.b))
             guard ra != rb else { continue }
             let (fa, fb) = (feeds[ra] ?? [feedOf[pair.a]!], feeds[rb] ?? [feedOf[pair.b]!])
-            guard fa.isDisjoint(with: fb) else { continue }
+            guard fa.isDisjoint(with: fb) else {
+                guard n < declared.count else { continue }
+                func id(_ stop: Int) throws -> String {
+                    try String.fetchOne(db, sql: "SELECT stop_id FROM stops WHERE stop_idx = ?", arguments: [stop]) ?? "?"
+                }
+                let what =
+                    feedOf[pair.a] == feedOf[pair.b]
+                    ? "both are stops of one feed (its own stations are its parent_station)"
+                    : "one of them is already one place with another stop of the other's feed"
+                throw ImportError.inconsistentFeed(
+                    "interchanges.txt line \(declared[n].line): '\(try id(pair.a))' and '\(try id(pair.b))' cannot be one place: \(what)")
+            }
             let (low, high) = (min(ra, rb), max(ra, rb))
             parent[low] = low
             parent[high] = low

@@ -54,6 +54,15 @@ struct ImportCommand: ParsableCommand {
             valueName: "file"))
     var regionTransfers: String?
 
+    @Option(
+        name: .customLong("interchanges"),
+        help: ArgumentHelp(
+            "With several feeds: an interchanges.txt of places the feeds share (ids as FEEDID:ID).",
+            discussion:
+                "Stations and stops of several feeds with one folded name a few metres apart are one place by themselves (the stop view of either shows every operator's departures). This file makes places one that the rule does not find, named differently or further apart: a header of from_stop_id,to_stop_id, then one pair per line, each a station or a stop without a station.",
+            valueName: "file"))
+    var regionInterchanges: String?
+
     @Flag(name: .shortAndLong, help: "Log progress to standard error.")
     var verbose = false
 
@@ -76,6 +85,7 @@ struct ImportCommand: ParsableCommand {
             var image: PlanningImage.Report?
             var importer = GTFSImporter(feeds: feeds.map(FeedInput.init(argument:)), databasePath: db, lenient: lenient)
             importer.regionTransfers = regionTransfers
+            importer.regionInterchanges = regionInterchanges
             let summary = try Self.importShowingProgress(
                 importer, on: progressOption.line()
             ) { image = $0 }

@@ -22,8 +22,9 @@ struct UpdateCommand: ParsableCommand {
             Exit codes: 0 updated or not modified, 1 download failure (network, server, disk), 2 bad usage or a \
             feed that is refused.
 
-            A database of several feeds ([[update.feeds]], each with id and url, and [update] transfers for the \
-            region's transfers file, as 'kiosk import ID=PATH … --transfers FILE' takes them): each feed is \
+            A database of several feeds ([[update.feeds]], each with id and url, and [update] transfers and \
+            interchanges for the region's files, as 'kiosk import ID=PATH … --transfers FILE --interchanges FILE' \
+            takes them): each feed is \
             downloaded and checked on its own (it must import alone), and its last good copy is kept beside the \
             database (DB.feed.ID.zip; state in DB.feeds.json). The database is rebuilt from every feed's good copy \
             only when one of them changed (by content hash); a feed whose download fails or that is refused is \
@@ -73,7 +74,8 @@ struct UpdateCommand: ParsableCommand {
             let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "update")
             defer { signals.cancel() }
             try FeedSetUpdate(
-                feeds: config.updateFeeds, database: database, transfers: config.updateTransfers, force: force,
+                feeds: config.updateFeeds, database: database, transfers: config.updateTransfers,
+                interchanges: config.updateInterchanges, force: force,
                 timeout: timeout, progress: progressOption.line()
             ).run()
             return

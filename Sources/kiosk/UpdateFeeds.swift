@@ -15,6 +15,7 @@ struct FeedSetUpdate {
     var feeds: [UpdateFeedSource]
     var database: String
     var transfers: String?
+    var interchanges: String?
     var force: Bool
     var timeout: Int
     var progress: ProgressLine
@@ -67,15 +68,22 @@ struct FeedSetUpdate {
             throw ExitCode(ExitStatus.failure)
         }
         let current = Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, state.feeds[$0.id]?.sha256 ?? "") })
-        let transfersHash = try transfers.map { path -> String in
-            do {
-                return Self.hash(Data(try BoundedFile.read(path, limit: 256 << 20)))
-            } catch {
-                printError("error: cannot read the region's transfers file \(path): \(error)")
-                printError("The database at \(database) was not changed.")
-                throw ExitCode(ExitStatus.badInput)
+        func regionFileHash(_ path: String?, _ what: String) throws -> String? {
+            try path.map { path in
+                do {
+                    return Self.hash(Data(try BoundedFile.read(path, limit: 256 << 20)))
+                } catch {
+                    printError("error: cannot read the region's \(what) file \(path): \(error)")
+                    printError("The database at \(database) was not changed.")
+                    throw ExitCode(ExitStatus.badInput)
+                }
             }
         }
+        // Both region files in one remembered hash; the transfers file alone keeps its own hash, as before.
+        let regionHashes = try [
+            regionFileHash(transfers, "transfers"), regionFileHash(interchanges, "interchanges").map { "i" + $0 },
+        ].compactMap { $0 }
+        let transfersHash = regionHashes.isEmpty ? nil : regionHashes.joined(separator: " ")
         let unchanged =
             FileManager.default.fileExists(atPath: database) && state.built == current
             && state.builtTransfers == transfersHash
@@ -88,6 +96,7 @@ struct FeedSetUpdate {
             feeds: feeds.map { FeedInput(id: $0.id, path: Self.goodCopyPath(database: database, id: $0.id)) },
             databasePath: database)
         importer.regionTransfers = transfers
+        importer.regionInterchanges = interchanges
         do {
             let summary = try ImportCommand.importShowingProgress(importer, on: progress)
             print("Rebuilt \(database) from \(feeds.count) feeds.")
@@ -205,6 +214,7 @@ struct FeedSetState: Codable, Equatable {
 
     var feeds: [String: Feed] = [:]
     var built: [String: String]?
+    /// The region files' hashes: the transfers file's, then the interchanges file's marked `i`.
     var builtTransfers: String?
 
     static func load(_ path: String) -> FeedSetState? {

@@ -21,6 +21,7 @@ import Testing
             [update]
             headers = { "x-api-key" = "region", "x-other" = "o" }
             transfers = "/etc/stopkiosk/between.txt"
+            interchanges = "/etc/stopkiosk/places.txt"
             [[update.feeds]]
             id = "metro"
             url = "https://metro.example/gtfs.zip"
@@ -37,7 +38,7 @@ import Testing
                 UpdateFeedSource(
                     id: "bus_2", url: "http://bus.example/feed.zip", headers: ["x-api-key": "bus", "x-other": "o"]),
             ])
-        #expect(config.updateTransfers == "/etc/stopkiosk/between.txt")
+        #expect(config.updateTransfers == "/etc/stopkiosk/between.txt" && config.updateInterchanges == "/etc/stopkiosk/places.txt")
         #expect(config.updateURL == nil)
         // One feed as before.
         let one = try KioskConfigFile.parse("[update]\ngtfs_url = \"https://a.example/g.zip\"\n", file: "k.toml")
@@ -73,6 +74,8 @@ import Testing
                 "update.transfers: is for a database of several feeds"
             ),
             ("[update]\ntransfers = \" \"\n" + metro, "update.transfers: is empty"),
+            ("[update]\ninterchanges = \"i.txt\"\n", "update.interchanges: is for a database of several feeds"),
+            ("[update]\ninterchanges = \"\"\n" + metro, "update.interchanges: is empty"),
         ]
         for (text, says) in cases {
             let problem = Self.problem(text)

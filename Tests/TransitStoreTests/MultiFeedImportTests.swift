@@ -253,6 +253,49 @@ import TransitModel
         #expect(throws: ImportError.self) { try importer.run() }  // one feed: its rules go in its transfers.txt
     }
 
+    /// The region's interchanges file makes places one that the name-and-distance rule does not find (here the
+    /// metro's "Central" and the bus operator's "Plaza" across the square); its errors name the file and line,
+    /// and a refused file leaves the previous database as it was.
+    @Test func theRegionsInterchangesFileMakesPlacesOne() throws {
+        let dir = TemporaryFolder.make("multi")
+        let path = dir.appendingPathComponent("region.sqlite").path
+        let inputs = [("metro", Self.metro), ("bus", Self.bus)].map {
+            FeedInput(id: $0.0, path: TestSupport.writeFeed($0.1, name: $0.0).path)
+        }
+        var importer = GTFSImporter(feeds: inputs, databasePath: path)
+        let without = try importer.run()
+        #expect(without.interchanges == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let file = dir.appendingPathComponent("interchanges.txt")
+        importer.regionInterchanges = file.path
+        for (text, says) in [
+            ("from_stop_id,to_stop_id\nmetro:1,bus:9\n", "interchanges.txt line 2, column 'to_stop_id': 'bus:9' is not defined in the feeds' stops.txt (give it as FEEDID:ID)"),
+            ("from_stop_id,to_stop_id\nmetro:1,metro:2\n", "interchanges.txt line 2: 'metro:1' and 'metro:2' cannot be one place: both are stops of one feed"),
+            ("from_stop_id,to_stop_id\nmetro:1,bus:1\nmetro:2,bus:1\n", "interchanges.txt line 3: 'metro:2' and 'bus:1' cannot be one place: one of them is already one place with another stop of the other's feed"),
+            ("from_stop,to_stop_id\nmetro:1,bus:1\n", "interchanges.txt: the header has no 'from_stop_id' column"),
+        ] {
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let error = #expect(throws: ImportError.self) { try importer.run() }
+            let message = error?.description ?? ""
+            #expect(message.hasPrefix("the interchanges between feeds, \(file.path): ") && message.contains(says), "\(message)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+
+        try "from_stop_id,to_stop_id\nmetro:1,bus:1\n".write(to: file, atomically: true, encoding: .utf8)
+        let summary = try importer.run()
+        #expect(summary.interchanges == 1 && summary.feedHash != without.feedHash)
+        let db = try RouteDatabase(path: path)
+        let at = try #require(LocalTime.parse("2026-11-25T07:55", in: db.timeZone))
+        for id in ["metro:1", "bus:1"] {
+            let place = try db.resolveStop(.id(id))
+            #expect(Set(place.platforms.map(\.id)) == ["metro:1", "bus:1"])
+            #expect(Set(try db.stopView(for: place, at: at).departures.map(\.route.agency)) == ["Metro", "Bus"])
+        }
+        importer.feeds = [importer.feeds[0]]
+        #expect(throws: ImportError.self) { try importer.run() }  // one feed: its places are its parent_station
+    }
+
     @Test func theCommandImportsSeveralFeedsAndListsThem() throws {
         let dir = TemporaryFolder.make("multi")
         // Folders named as an operator would name them: the first feed's id is its folder's name.
