@@ -69,9 +69,9 @@ public enum Interchanges {
             }
         }
         pairs.sort { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
-        // Declared places first, in the file's order (a negative distance sorts nothing: they lead as they are).
+        // The declared places are joined first, in the file's order.
         for place in declared.flatMap({ [$0.a, $0.b] }) { feedOf[place] = feed(of: place) }
-        let declaredPairs = declared.map { Pair(a: $0.a, b: $0.b, distance: -1) }
+        let declaredPairs = declared.map { Pair(a: $0.a, b: $0.b, distance: 0) }
         var parent: [Int: Int] = [:]
         var feeds: [Int: Set<Int>] = [:]  // by group root
         func root(_ stop: Int) -> Int {
