@@ -454,8 +454,8 @@ public final class KioskApp {
             let canvas = KioskScreenBuilder.build(
                 state, width: options.plainSize.width, height: options.plainSize.height, context: options.context)
             let lines = canvas.lines
-            // Print a frame when something other than the clock changed.
-            if Array(lines.dropFirst()) != Array(lastPlain.dropFirst()) {
+            // Print a frame when something other than the clock changed (the header's stop name too).
+            if Self.withoutClock(lines) != Self.withoutClock(lastPlain) {
                 lastPlain = lines
                 var text = String(repeating: "─", count: options.plainSize.width) + "\n"
                 var body = lines
@@ -470,6 +470,13 @@ public final class KioskApp {
         let bytes = writer.update(to: canvas)
         if !bytes.isEmpty { health.noteRedraw() }
         terminal.writeAll(bytes)
+    }
+
+    /// A frame's lines with the header's clock taken out: what a plain-text frame is compared by.
+    static func withoutClock(_ lines: [String]) -> [String] {
+        guard let header = lines.first else { return lines }
+        return [header.replacingOccurrences(of: #"[0-9]{1,2}:[0-9]{2}"#, with: "", options: .regularExpression)]
+            + lines.dropFirst()
     }
 
     // MARK: - Inputs

@@ -311,3 +311,19 @@ import TransitStore
         #expect(lines.contains("trolebús · Empresa Pública Metropolitana de Transpo… → La Y"))  // cut at 40
     }
 }
+
+/// Plain-text output (`kiosk run` without a terminal) prints a frame when anything but the clock changed: a new
+/// import that renames the home stop changes only the header, and at night, with no departures below it, the
+/// header is all that changes.
+@Suite struct PlainFrameTests {
+    @Test func theClockAloneIsNoNewFrameButTheHeadersStopIs() {
+        let frame = [" El Ejido  [1091]                     23:56  [Tab: English]", "", " Hold your stop code"]
+        var nextMinute = frame
+        nextMinute[0] = " El Ejido  [1091]                     23:57  [Tab: English]"
+        var renamed = frame
+        renamed[0] = " El Ejido Renovado  [1091]            23:57  [Tab: English]"
+        #expect(KioskApp.withoutClock(frame) == KioskApp.withoutClock(nextMinute))
+        #expect(KioskApp.withoutClock(frame) != KioskApp.withoutClock(renamed))
+        #expect(KioskApp.withoutClock([]) == [])
+    }
+}
