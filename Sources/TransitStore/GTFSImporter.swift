@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import GRDB
 import Logging
-import Synchronization
 import SystemSupport
 import TransitModel
 
@@ -1406,70 +1405,28 @@ struct ImportSession {
             logger.debug("analyze: \(ImportSession.elapsed(since: step))")
             return .commit
         }
+        report("integrity check")
+        try queue.inDatabase { db in
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer { logger.debug("integrity check: \(ImportSession.elapsed(since: started))") }
+            let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            guard check == ["ok"] else {
+                throw ImportError.database(
+                    path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
+            }
+            let stored = try Int.fetchOne(db, sql: "SELECT SUM(row_count) FROM table_counts") ?? -1
+            guard stored == counts.reduce(0, { $0 + $1.1 }) else {
+                throw ImportError.database(path: stagingPath, reason: "row counts do not match after writing")
+            }
+        }
         let closing = DispatchTime.now().uptimeNanoseconds
         try queue.close()
         logger.debug("close: \(ImportSession.elapsed(since: closing))")
-        report("integrity check")
-        let checking = DispatchTime.now().uptimeNanoseconds
-        try Self.checkIntegrity(stagingPath, rows: counts.reduce(0) { $0 + $1.1 })
-        logger.debug("integrity check: \(ImportSession.elapsed(since: checking))")
         return ImportSummary(
             feedName: feedName, databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
             interpolatedStopTimes: interpolated, seconds: 0, feeds: feeds, interchanges: interchanges,
             duplicateTrips: duplicateTrips)
-    }
-}
-
-extension ImportSession {
-    /// `PRAGMA integrity_check` of the finished file, on two connections at once: stop_times (most of the work:
-    /// every row's entries in its indexes) on one; on the other `quick_check` (the whole file's structure, every
-    /// page accounted for, constraints) and every other table against its indexes, and the row counts the import
-    /// recorded. Together they are the whole check, in about the time of its largest part.
-    static func checkIntegrity(_ path: String, rows: Int) throws {
-        let rest = try {
-            let queue = try DatabaseQueue(path: path, configuration: checkConfiguration)
-            return try queue.read { db in
-                try String.fetchAll(
-                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('stop_times')")
-            }
-        }()
-        let parts: [[String]] = [
-            ["PRAGMA integrity_check(stop_times)"],
-            ["PRAGMA quick_check"] + rest.map { "PRAGMA integrity_check(\($0))" },
-        ]
-        let failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
-            do {
-                let queue = try DatabaseQueue(path: path, configuration: checkConfiguration)
-                try queue.read { db in
-                    for pragma in parts[part] {
-                        let answer = try String.fetchAll(db, sql: pragma)
-                        if answer != ["ok"] {
-                            failures.withLock { $0.append(contentsOf: answer.prefix(3)) }
-                            return
-                        }
-                    }
-                    if part == 1, try Int.fetchOne(db, sql: "SELECT SUM(row_count) FROM table_counts") != rows {
-                        failures.withLock { $0.append("row counts do not match after writing") }
-                    }
-                }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
-            }
-        }
-        let found = failures.withLock { $0 }
-        guard found.isEmpty else {
-            throw ImportError.database(path: path, reason: "integrity check failed: \(found.prefix(3).joined(separator: "; "))")
-        }
-    }
-
-    private static var checkConfiguration: Configuration {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "import-check"
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -32768") }
-        return configuration
     }
 }
 
