@@ -183,6 +183,37 @@ import Testing
 }
 
 extension SlowReaderGuardTests {
+    /// Over a real socket: a client that asks for far more than loopback's buffers hold (2,000 pipelined stop
+    /// views, about 20 MB) and reads none of it is closed once it has taken nothing for the stall limit, and
+    /// counted; meanwhile the server answers everyone else. Nothing is timed: the test waits for the close the
+    /// server owes (the hang guard only bounds the wait).
+    @Test func aClientThatStopsReadingIsClosedOnALiveSocket() async throws {
+        var config = KioskConfig()
+        config.server.slowReaderSeconds = 1
+        config.server.idleConnectionSeconds = 3600  // only the guard may close the stalled connection
+        try await ConnectionLimitTests.withLiveServer(try TestSupport.service(config: config)) { port, service in
+            let hangGuard = ConnectionLimitTests.hangGuardSeconds
+            let stalled = try RawSocket(port: port, readTimeoutSeconds: hangGuard, receiveBufferBytes: 4096)
+            let requests = String(repeating: "GET /api/v1/stops/1091 HTTP/1.1\r\nHost: x\r\n\r\n", count: 2000)
+            // The send may wait on the server's reading, which waits on the answers nobody reads: off the pool.
+            let sending = Task { await offPool { stalled.send(requests) } }
+            var waited = 0.0
+            while service.slowReaders.closedConnections == 0 && waited < Double(hangGuard) {
+                try await Task.sleep(for: .milliseconds(100))
+                waited += 0.1
+            }
+            #expect(service.slowReaders.closedConnections == 1, "the stalled connection was not closed")
+            let other = try RawSocket(port: port, readTimeoutSeconds: hangGuard)
+            other.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(String(decoding: await offPool { other.readToEnd() }.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            // What the stalled client finds when it reads at last: part of the answers, then the end.
+            let received = await offPool { stalled.readToEnd() }
+            #expect(received.closedByServer, "\(received.ending)")
+            #expect(received.bytes.count < 20_000_000)
+            _ = await sending.value
+        }
+    }
+
     /// The server's own installer (one per connection) puts the guard in with its water mark and the configured
     /// stall limit, and what it closes reaches `/metrics`.
     @Test func theServersGuardClosesWithTheConfiguredLimitAndCountsInMetrics() async throws {

@@ -150,10 +150,15 @@ final class RawSocket: Sendable {
         }
     }
 
-    init(port: Int, readTimeoutSeconds: Int) throws {
+    /// `receiveBufferBytes`: a small receive buffer (set before connecting, so the window starts small) for a
+    /// client that is to stop reading before loopback's buffers swallow the answers.
+    init(port: Int, readTimeoutSeconds: Int, receiveBufferBytes: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: readTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var bytes = receiveBufferBytes {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
