@@ -202,3 +202,23 @@ import Testing
         #expect(WebService.variant(of: stored, gzip: true).body == stored.body)
     }
 }
+
+/// The access log's duration, written without a number formatter: tenths of a millisecond, rounded.
+@Suite struct AccessLogDurationTests {
+    @Test(arguments: [
+        (Duration.zero, "0.0"), (.microseconds(49), "0.0"), (.microseconds(50), "0.1"), (.microseconds(1_234), "1.2"),
+        (.microseconds(1_250), "1.3"), (.milliseconds(999_999), "999999.0"), (.seconds(3) + .microseconds(450), "3000.5"),
+    ])
+    func durationsAreTenthsOfAMillisecond(duration: Duration, text: String) {
+        #expect(AccessLogMiddleware.milliseconds(duration) == text)
+    }
+}
+
+/// The Swift-only trimming the request path uses trims what Foundation's `.whitespaces` trims.
+@Suite struct SpaceTrimmingTests {
+    @Test(arguments: ["", " ", "\t gzip ;q=0.5 \t", "\u{00A0}a b\u{2003}", "\n x \n", "é ", "  \u{1F68C} "])
+    func trimsAsFoundationDoes(text: String) {
+        #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+        #expect(text[...].trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+    }
+}

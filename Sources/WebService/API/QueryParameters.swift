@@ -12,9 +12,10 @@ struct QueryParameters {
         guard let query = request.uri.query, !query.isEmpty else { return }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.percentDecode(Substring(parts[0]).replacingOccurrences(of: "+", with: " ")),
-                let value = Self.percentDecode(
-                    (parts.count > 1 ? Substring(parts[1]) : "").replacingOccurrences(of: "+", with: " "))
+            // A form's "+" is a space (in Swift alone: Foundation's replacingOccurrences showed in every request).
+            func spaced(_ text: Substring) -> String { String(text.map { $0 == "+" ? " " : $0 }) }
+            guard let name = Self.percentDecode(spaced(parts[0])),
+                let value = Self.percentDecode(parts.count > 1 ? spaced(parts[1]) : "")
             else {
                 throw Problem.badRequest(
                     "the query has a malformed percent-encoding in '\(String(pair.prefix(60)))' (a % must be followed by two hex digits, and the text must be UTF-8)"
@@ -29,7 +30,7 @@ struct QueryParameters {
     /// A whole number in `range`, or nil when absent; 400 naming the parameter otherwise.
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = self[name] else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+        guard let value = Int(text.trimmingSpaces()), range.contains(value) else {
             throw Problem.badRequest(
                 "\(name) must be a whole number between \(range.lowerBound) and \(range.upperBound) (got '\(String(text.prefix(40)))')"
             )
@@ -39,7 +40,7 @@ struct QueryParameters {
 
     /// Non-empty text, at most `RouteDatabase.maxQueryLength` long, required.
     func require(_ name: String, example: String) throws -> String {
-        guard let value = self[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+        guard let value = self[name]?.trimmingSpaces(), !value.isEmpty else {
             throw Problem.badRequest("the query parameter '\(name)' is required, e.g. \(example)")
         }
         return value
@@ -56,7 +57,7 @@ struct QueryParameters {
         }
         // A year far from any timetable (0001, 9999) is refused for what it is, before the calendar arithmetic
         // (which turns Julian centuries and local mean time into a "does not exist" answer) sees it.
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         if let year = Int(trimmed.prefix(4)), trimmed.prefix(4).allSatisfy({ $0.isASCII && $0.isNumber }),
             trimmed.dropFirst(4).first == "-", !Self.acceptedYears.contains(year)
         {
@@ -121,7 +122,7 @@ enum LanguageChoice {
         }
         if let header = request.headers[.acceptLanguage] {
             let ranked = header.split(separator: ",").compactMap { item -> (String, Double)? in
-                let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = item.split(separator: ";").map { $0.trimmingSpaces() }
                 guard let tag = parts.first?.lowercased(), !tag.isEmpty else { return nil }
                 let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
                 return (String(tag.split(separator: "-").first ?? ""), quality)

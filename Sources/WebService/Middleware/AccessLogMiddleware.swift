@@ -14,12 +14,16 @@ struct AccessLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        let milliseconds =
-            Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000
-            + Double(elapsed.components.seconds) * 1000
         logger.info(
-            "\(context.remoteAddress ?? "-") \(request.method.rawValue) \(PathText.describe(request.uri.path)) \(response.status.code) \(response.headers[.contentLength] ?? "-") \(milliseconds.formatted(.number.precision(.fractionLength(1))))ms"
+            "\(context.remoteAddress ?? "-") \(request.method.rawValue) \(PathText.describe(request.uri.path)) \(response.status.code) \(response.headers[.contentLength] ?? "-") \(Self.milliseconds(elapsed))ms"
         )
         return response
+    }
+
+    /// "12.3": tenths of a millisecond, rounded, without a number formatter (ICU's took 3 % of a busy server).
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = seconds * 10_000 + (attoseconds + 50_000_000_000_000) / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

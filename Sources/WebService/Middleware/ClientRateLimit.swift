@@ -19,7 +19,7 @@ struct ClientAddress: Hashable, Sendable {
     let bytes: [UInt8]
 
     init?(_ text: some StringProtocol) {
-        var text = String(text.trimmingCharacters(in: .whitespaces))
+        var text = String(text.trimmingSpaces())
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         if let percent = text.firstIndex(of: "%") { text = String(text[..<percent]) }  // a zone: fe80::1%eth0
         var v4 = in_addr()

@@ -79,7 +79,7 @@ struct CompressionMiddleware: RouterMiddleware {
         let bare = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
         let matches = conditions.contains { value in
             value.split(separator: ",").contains {
-                let candidate = $0.trimmingCharacters(in: .whitespaces)
+                let candidate = $0.trimmingSpaces()
                 return candidate == "*" || candidate == bare || candidate == "W/" + bare
             }
         }

@@ -28,15 +28,15 @@ enum Gzip {
             for item in value.split(separator: ",") {
                 let parts = item.split(separator: ";")
                 guard let first = parts.first else { continue }
-                let coding = first.trimmingCharacters(in: .whitespaces).lowercased()
+                let coding = first.trimmingSpaces().lowercased()
                 var q = 1.0
                 for parameter in parts.dropFirst() {
                     let pair = parameter.split(separator: "=", maxSplits: 1)
-                    guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" else {
+                    guard pair.count == 2, pair[0].trimmingSpaces().lowercased() == "q" else {
                         continue
                     }
                     // A malformed q-value refuses the coding rather than guessing.
-                    q = Double(pair[1].trimmingCharacters(in: .whitespaces)).flatMap { (0...1).contains($0) ? $0 : nil }
+                    q = Double(pair[1].trimmingSpaces()).flatMap { (0...1).contains($0) ? $0 : nil }
                         ?? 0
                 }
                 switch coding {
@@ -60,7 +60,7 @@ enum Gzip {
     static func compressible(contentType: String?) -> Bool {
         guard let contentType else { return false }
         let type = contentType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            $0.trimmingSpaces().lowercased()
         }
         switch type {
         case "text/html", "text/plain", "text/css", "text/javascript", "application/javascript", "application/json",
@@ -81,7 +81,7 @@ enum Gzip {
     /// Adds `Accept-Encoding` to `Vary` unless it is there.
     static func addVary(to headers: inout HTTPFields) {
         let present = headers[values: .vary].contains { value in
-            value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "accept-encoding" }
+            value.split(separator: ",").contains { $0.trimmingSpaces().lowercased() == "accept-encoding" }
         }
         if !present { headers[values: .vary].append("Accept-Encoding") }
     }
