@@ -22,8 +22,8 @@ extension KioskConfigFile {
     public static let updateFeedKeys = ["id", "url", "headers"]
 
     /// `[update]`'s keys for several feeds: `[[update.feeds]]` (one table per feed), `transfers` and
-    /// `interchanges` (the region's transfers and interchanges files, ids as FEEDID:ID). `gtfs_url` names the one feed of a database of one feed, so
-    /// it and `feeds` do not go together.
+    /// `interchanges` (the region's transfers and interchanges files, ids as FEEDID:ID). `gtfs_url` names the one
+    /// feed of a database of one feed, so it and `feeds` do not go together.
     static func readUpdateFeeds(
         _ update: TOMLTable, reader: Reader, into config: inout KioskConfig
     )
