@@ -86,14 +86,16 @@ public enum Interchanges {
             guard fa.isDisjoint(with: fb) else {
                 guard n < declared.count else { continue }
                 func id(_ stop: Int) throws -> String {
-                    try String.fetchOne(db, sql: "SELECT stop_id FROM stops WHERE stop_idx = ?", arguments: [stop]) ?? "?"
+                    try String.fetchOne(db, sql: "SELECT stop_id FROM stops WHERE stop_idx = ?", arguments: [stop])
+                        ?? "?"
                 }
                 let what =
                     feedOf[pair.a] == feedOf[pair.b]
                     ? "both are stops of one feed (its own stations are its parent_station)"
                     : "one of them is already one place with another stop of the other's feed"
                 throw ImportError.inconsistentFeed(
-                    "interchanges.txt line \(declared[n].line): '\(try id(pair.a))' and '\(try id(pair.b))' cannot be one place: \(what)")
+                    "interchanges.txt line \(declared[n].line): '\(try id(pair.a))' and '\(try id(pair.b))' cannot be one place: \(what)"
+                )
             }
             let (low, high) = (min(ra, rb), max(ra, rb))
             parent[low] = low

@@ -51,7 +51,9 @@ struct MultiFeedBench: ParsableCommand {
         print(
             "split \(feed) by \(split.criterion) into \(split.feeds.map { "\($0.id) (\(split.written[$0.id]?["stop_times.txt"] ?? 0) stop_times)" }.joined(separator: ", ")) in \(Measure.format(splitSeconds)); peak resident \(String(format: "%.0f", Measure.peakResidentMB())) MB"
         )
-        if !split.ignoredFiles.isEmpty { print("  files not carried into the split feeds: \(split.ignoredFiles.joined(separator: ", "))") }
+        if !split.ignoredFiles.isEmpty {
+            print("  files not carried into the split feeds: \(split.ignoredFiles.joined(separator: ", "))")
+        }
 
         let wholeDB = work.appendingPathComponent("whole.sqlite").path
         let splitDB = work.appendingPathComponent("split.sqlite").path
@@ -124,7 +126,9 @@ struct MultiFeedBench: ParsableCommand {
                 note = "UNEXPECTED"
                 unexplained.append(table)
             }
-            print("  \(table.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%9d   %9d", a, b))   \(note)")
+            print(
+                "  \(table.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%9d   %9d", a, b))   \(note)"
+            )
         }
         print(
             unexplained.isEmpty
@@ -135,7 +139,9 @@ struct MultiFeedBench: ParsableCommand {
     /// The same stop in the split database by its own id there, `FEEDID:ID`, as labels and pages name it; a stop
     /// several feeds have (an interchange) by its first feed's id, which stands for every feed's stop there.
     /// Found before the timing. `shared` counts the stops several feeds have.
-    private func splitStopID(_ id: String, _ routes: RouteDatabase, feedIDs: [String], shared: inout Int) throws
+    private func splitStopID(
+        _ id: String, _ routes: RouteDatabase, feedIDs: [String], shared: inout Int
+    ) throws
         -> String
     {
         let ids = try feedIDs.map { "\($0):\(id)" }.filter { try routes.findStop(.id($0)) != nil }
@@ -161,14 +167,17 @@ struct MultiFeedBench: ParsableCommand {
     /// id (`FEEDID:ID` in the split database), the departures compared, the latency at stops of one feed and at
     /// interchanges apart; then what a bare id costs to resolve in each.
     private func stopViews(_ whole: RouteDatabase, _ split: RouteDatabase, feedIDs: [String]) throws {
-        guard let start = whole.serviceStart, let end = whole.serviceEnd else { throw ValidationError("no service dates") }
+        guard let start = whole.serviceStart, let end = whole.serviceEnd else {
+            throw ValidationError("no service dates")
+        }
         var rng = SplitMix64(seed: seed)
         let ids = try whole.boardingStopIDs()
         var all: ([Double], [Double]) = ([], []), oneFeed: ([Double], [Double]) = ([], [])
         var interchange: ([Double], [Double]) = ([], []), bare: ([Double], [Double]) = ([], [])
         var departures = (0, 0), differing = 0, shared = 0
         func shown(_ view: StopView) -> [String] {
-            view.departures.map { "\($0.time.timeIntervalSince1970) \($0.route.shortName ?? "") \($0.headsign)" }.sorted()
+            view.departures.map { "\($0.time.timeIntervalSince1970) \($0.route.shortName ?? "") \($0.headsign)" }
+                .sorted()
         }
         for pass in 0..<2 {
             for _ in 0..<lookups {
@@ -180,7 +189,9 @@ struct MultiFeedBench: ParsableCommand {
                 var sharedHere = 0
                 let splitID = try splitStopID(id, split, feedIDs: feedIDs, shared: &sharedHere)
                 let (x, tx) = try Measure.seconds { try whole.stopView(for: try whole.resolveStop(.id(id)), at: at) }
-                let (y, ty) = try Measure.seconds { try split.stopView(for: try split.resolveStop(.id(splitID)), at: at) }
+                let (y, ty) = try Measure.seconds {
+                    try split.stopView(for: try split.resolveStop(.id(splitID)), at: at)
+                }
                 let (_, bx) = try Measure.seconds { try whole.resolveStop(.id(id)) }
                 let (place, by) = try Measure.seconds { try split.resolveStop(.id(id)) }
                 guard pass == 1 else { continue }
@@ -237,12 +248,17 @@ struct MultiFeedBench: ParsableCommand {
             for (side, (routes, network, planner)) in sides.enumerated() {
                 let (from, to) = side == 0 ? (from, to) : (splitFrom, splitTo)
                 let query = PlanQuery(
-                    origins: from.platforms.compactMap { routes.plannerIndex(ofStopID: $0.id) }.map { StopOffset(stop: $0) },
-                    destinations: to.platforms.compactMap { routes.plannerIndex(ofStopID: $0.id) }.map { StopOffset(stop: $0) },
+                    origins: from.platforms.compactMap { routes.plannerIndex(ofStopID: $0.id) }.map {
+                        StopOffset(stop: $0)
+                    },
+                    destinations: to.platforms.compactMap { routes.plannerIndex(ofStopID: $0.id) }.map {
+                        StopOffset(stop: $0)
+                    },
                     departure: network.timelineSeconds(at), maxTransfers: 4)
                 let (journeys, t) = Measure.seconds { planner.plan(query) }
                 let (plan, d) = try Measure.seconds {
-                    try routes.plan(from: from, to: to, at: at, maxTransfers: 4, rules: rules, network: network, planner: planner)
+                    try routes.plan(
+                        from: from, to: to, at: at, maxTransfers: 4, rules: rules, network: network, planner: planner)
                 }
                 raw[side].append(t); dressed[side].append(d)
                 if !journeys.isEmpty { answered[side] += 1 }
@@ -256,7 +272,9 @@ struct MultiFeedBench: ParsableCommand {
             }
             if arrivals[0] != arrivals[1], differing.count < 5 {
                 func text(_ date: Date?) -> String { date.map { LocalTime.iso8601($0, in: whole.timeZone) } ?? "none" }
-                differing.append("\(a) → \(b) at \(LocalTime.iso8601(at, in: whole.timeZone)): whole \(text(arrivals[0])), split \(text(arrivals[1]))")
+                differing.append(
+                    "\(a) → \(b) at \(LocalTime.iso8601(at, in: whole.timeZone)): whole \(text(arrivals[0])), split \(text(arrivals[1]))"
+                )
             }
         }
         print(
@@ -313,7 +331,9 @@ struct StreamingFeedSplitter {
                 feed = known
             } else {
                 var id = byAgency ? key.lowercased() : (Self.routeTypeNames[key] ?? "type\(key)")
-                id = String(id.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(Character.init))
+                id = String(
+                    id.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII }.map(
+                        Character.init))
                 if id.isEmpty || feedIDs.contains(id) { id = "feed\(feedIDs.count + 1)" }
                 feed = feedIDs.count
                 feedIDs.append(String(id.prefix(32)))
@@ -452,11 +472,14 @@ struct StreamingFeedSplitter {
             "agency.txt", "routes.txt", "trips.txt", "stop_times.txt", "frequencies.txt", "stops.txt", "shapes.txt",
             "transfers.txt", "calendar.txt", "calendar_dates.txt", "feed_info.txt",
         ]
-        let ignored = try fm.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".txt") && !carried.contains($0) }
+        let ignored = try fm.contentsOfDirectory(atPath: source.path).filter {
+            $0.hasSuffix(".txt") && !carried.contains($0)
+        }
         return Result(
             feeds: zip(feedIDs, folders).map { FeedInput(id: $0, path: $1.path) },
             criterion: byAgency
-                ? "agency" : agencies.rows.count > 1 ? "route_type (routes.txt names no agency_id)" : "route_type", written: written, ignoredFiles: ignored.sorted(),
+                ? "agency" : agencies.rows.count > 1 ? "route_type (routes.txt names no agency_id)" : "route_type",
+            written: written, ignoredFiles: ignored.sorted(),
             shapeCopies: shapeFeeds.values.reduce(0) { $0 + $1.nonzeroBitCount })
     }
 }
@@ -554,7 +577,9 @@ final class CSVRecords {
     }
 
     /// A small file whole: its records, decoded and raw.
-    static func readAll(_ path: String) throws -> (
+    static func readAll(
+        _ path: String
+    ) throws -> (
         columns: [String], headerBytes: [UInt8], rows: [[String]], rawRows: [[UInt8]], column: (String) throws -> Int
     ) {
         let reader = try CSVRecords(path: path)

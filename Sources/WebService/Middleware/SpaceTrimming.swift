@@ -4,7 +4,8 @@ extension StringProtocol {
     func trimmingSpaces() -> String {
         func isSpace(_ c: Character) -> Bool {
             c == " " || c == "\t"
-                || (c.unicodeScalars.count == 1 && c.unicodeScalars.first!.properties.generalCategory == .spaceSeparator)
+                || (c.unicodeScalars.count == 1
+                    && c.unicodeScalars.first!.properties.generalCategory == .spaceSeparator)
         }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""
