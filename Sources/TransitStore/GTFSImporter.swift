@@ -90,33 +90,26 @@ public struct GTFSImporter {
         "calendar_dates.txt", "frequencies.txt", "transfers.txt", "feed_info.txt", "shapes.txt",
     ]
 
+    /// A region's file between the feeds (`--transfers`, `--interchanges`): it needs several feeds (`alone` says
+    /// why, in `explain`'s words) and must be there, checked before anything is read.
+    private func checkRegionFile(
+        _ path: String?, _ explain: (String, ImportError) -> ImportError, alone: String
+    ) throws {
+        guard let path else { return }
+        guard feeds.count > 1 else { throw explain(path, .inconsistentFeed(alone)) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw FileCheck.openError(path: path, errno: errno) }
+    }
+
     public func run() throws -> ImportSummary {
         let started = DispatchTime.now()
         try FeedInput.validate(feeds)
-        if let regionTransfers {
-            guard feeds.count > 1 else {
-                throw ImportError.inTransfersFile(
-                    path: regionTransfers,
-                    cause: .inconsistentFeed(
-                        "transfers between feeds need several feeds; one feed's transfers belong in its transfers.txt"))
-            }
-            var status = stat()
-            guard stat(regionTransfers, &status) == 0 else {
-                throw FileCheck.openError(path: regionTransfers, errno: errno)
-            }
-        }
-        if let regionInterchanges {
-            guard feeds.count > 1 else {
-                throw ImportError.inInterchangesFile(
-                    path: regionInterchanges,
-                    cause: .inconsistentFeed(
-                        "interchanges join the stops of several feeds; one feed's stations are its parent_station"))
-            }
-            var status = stat()
-            guard stat(regionInterchanges, &status) == 0 else {
-                throw FileCheck.openError(path: regionInterchanges, errno: errno)
-            }
-        }
+        try checkRegionFile(
+            regionTransfers, ImportError.inTransfersFile,
+            alone: "transfers between feeds need several feeds; one feed's transfers belong in its transfers.txt")
+        try checkRegionFile(
+            regionInterchanges, ImportError.inInterchangesFile,
+            alone: "interchanges join the stops of several feeds; one feed's stations are its parent_station")
         let sources = try feeds.map { feed in
             do {
                 return (input: feed, source: try openFeedSource(path: feed.path, limits: limits))
@@ -423,8 +416,10 @@ struct ImportSession {
         feed.serviceEnd = (range?[1] as Int?).flatMap(ServiceDate.init(yyyymmdd:))
         feedKeys.append(
             FeedKeys(
-                agencies: first.agency...max(first.agency, agencyCount), stops: first.stop...max(first.stop, stopLines.count - 1),
-                routes: first.route...max(first.route, routeAgency.count - 1), trips: first.trip...max(first.trip, tripCount)))
+                agencies: first.agency...max(first.agency, agencyCount),
+                stops: first.stop...max(first.stop, stopLines.count - 1),
+                routes: first.route...max(first.route, routeAgency.count - 1),
+                trips: first.trip...max(first.trip, tripCount)))
         importedFeeds.append(feed)
     }
 
@@ -1332,7 +1327,8 @@ struct ImportSession {
         } else {
             // The set's hash: each feed's id and hash, in import order.
             let lines =
-                feeds.map { "\($0.id) \($0.feedHash)\n" }.joined() + (regionTransfersHash.map { "transfers \($0)\n" } ?? "")
+                feeds.map { "\($0.id) \($0.feedHash)\n" }.joined()
+                + (regionTransfersHash.map { "transfers \($0)\n" } ?? "")
                 + (regionInterchangesHash.map { "interchanges \($0)\n" } ?? "")
             feedHash = SHA256.hash(data: Array(lines.utf8)).map { String(format: "%02x", $0) }.joined()
         }

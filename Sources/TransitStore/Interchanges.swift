@@ -55,7 +55,6 @@ public enum Interchanges {
         // third feed's stop between them.
         struct Pair { var a: Int, b: Int, distance: Double }
         var pairs: [Pair] = []
-        var feedOf: [Int: Int] = [:]
         for places in byName.values where Set(places.map(\.feed)).count > 1 {
             for (i, a) in places.enumerated() {
                 for b in places[(i + 1)...] where a.feed != b.feed {
@@ -63,14 +62,11 @@ public enum Interchanges {
                         .distance(to: Coordinate(latitude: b.latitude, longitude: b.longitude))
                     guard distance <= (a.isStation || b.isStation ? radiusMeters : sameStopMeters) else { continue }
                     pairs.append(Pair(a: min(a.stop, b.stop), b: max(a.stop, b.stop), distance: distance))
-                    feedOf[a.stop] = a.feed
-                    feedOf[b.stop] = b.feed
                 }
             }
         }
         pairs.sort { ($0.distance, $0.a, $0.b) < ($1.distance, $1.a, $1.b) }
         // The declared places are joined first, in the file's order.
-        for place in declared.flatMap({ [$0.a, $0.b] }) { feedOf[place] = feed(of: place) }
         let declaredPairs = declared.map { Pair(a: $0.a, b: $0.b, distance: 0) }
         var parent: [Int: Int] = [:]
         var feeds: [Int: Set<Int>] = [:]  // by group root
@@ -82,7 +78,7 @@ public enum Interchanges {
         for (n, pair) in (declaredPairs + pairs).enumerated() {
             let (ra, rb) = (root(pair.a), root(pair.b))
             guard ra != rb else { continue }
-            let (fa, fb) = (feeds[ra] ?? [feedOf[pair.a]!], feeds[rb] ?? [feedOf[pair.b]!])
+            let (fa, fb) = (feeds[ra] ?? [feed(of: pair.a)], feeds[rb] ?? [feed(of: pair.b)])
             guard fa.isDisjoint(with: fb) else {
                 guard n < declared.count else { continue }
                 func id(_ stop: Int) throws -> String {
@@ -90,7 +86,7 @@ public enum Interchanges {
                         ?? "?"
                 }
                 let what =
-                    feedOf[pair.a] == feedOf[pair.b]
+                    feed(of: pair.a) == feed(of: pair.b)
                     ? "both are stops of one feed (its own stations are its parent_station)"
                     : "one of them is already one place with another stop of the other's feed"
                 throw ImportError.inconsistentFeed(
