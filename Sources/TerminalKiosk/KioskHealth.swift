@@ -71,7 +71,10 @@ public final class KioskHealth: Sendable {
     }
 
     private let state = Mutex(State())
-    private let live = Mutex<(@Sendable () -> LiveData?)?>(nil)
+    /// In a struct, not as a bare closure: a closure read out of a generic container (`withLock { $0 }`) comes back
+    /// wrapped in reabstraction thunks, written back each time, so every report made the source one call deeper.
+    private struct LiveSource { let read: @Sendable () -> LiveData? }
+    private let live = Mutex<LiveSource?>(nil)
     /// systemd's notification socket (nil outside systemd, or in tests that pass none).
     public let notifier: SystemdNotifier?
     /// Test hook (`KIOSK_TEST_HANG_FILE`): while this file exists the main loop stops in `loopIteration()`, as a
@@ -79,7 +82,8 @@ public final class KioskHealth: Sendable {
     private let hangFile: String?
 
     public init(
-        notifier: SystemdNotifier? = nil, hangFile: String? = ProcessInfo.processInfo.environment["KIOSK_TEST_HANG_FILE"]
+        notifier: SystemdNotifier? = nil,
+        hangFile: String? = ProcessInfo.processInfo.environment["KIOSK_TEST_HANG_FILE"]
     ) {
         self.notifier = notifier
         self.hangFile = hangFile.flatMap { $0.isEmpty ? nil : $0 }
@@ -88,7 +92,7 @@ public final class KioskHealth: Sendable {
     // MARK: - Noted by the kiosk
 
     func setLiveSource(_ source: @escaping @Sendable () -> LiveData?) {
-        live.withLock { $0 = source }
+        live.withLock { $0 = LiveSource(read: source) }
         state.withLock { $0.pollingSince = Date() }
     }
 
@@ -171,7 +175,7 @@ public final class KioskHealth: Sendable {
 
     public func snapshot(now: Date = Date()) -> Snapshot {
         let copy = state.withLock { $0 }
-        let source = live.withLock { $0 }
+        let source = live.withLock { $0?.read }
         var daysLeft: Int?
         if let database = copy.database, let end = database.serviceEnd {
             let today = ServiceDate.containing(now, in: database.timeZone)

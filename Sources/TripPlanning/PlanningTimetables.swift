@@ -22,7 +22,10 @@ public final class PlanningTimetables: Sendable {
     private let logger: Logger
     private let entries = Mutex<[Entry]>([])
     private let sliding = Atomic<Bool>(false)
-    private let clock = Mutex<@Sendable () -> Date>({ Date() })
+    /// In a struct, not as a bare closure: a closure read out of a generic container (`withLock { $0 }`) comes back
+    /// wrapped in reabstraction thunks, written back each time, so every read made the clock one call deeper.
+    private struct Clock { let now: @Sendable () -> Date }
+    private let clock = Mutex(Clock { Date() })
     /// Query days a rewritten image covers.
     let imageDays: Int
 
@@ -42,7 +45,7 @@ public final class PlanningTimetables: Sendable {
     /// The clock whose day the image slides with (`kiosk serve --at` moves it). Only a query on that day rewrites
     /// the image: a query for any other day (an API client's `at`) is compiled in memory, never written.
     public func setClock(_ now: @escaping @Sendable () -> Date) {
-        clock.withLock { $0 = now }
+        clock.withLock { $0 = Clock(now: now) }
     }
 
     /// One database's networks. Its lock is held while one is opened or compiled, so concurrent plans wait for
@@ -76,7 +79,7 @@ public final class PlanningTimetables: Sendable {
     public func network(for database: RouteDatabase, at: Date, rules: PlanningRules) throws -> PlanningNetwork {
         let day = ServiceDate.containing(at, in: database.timeZone)
         let entry = entry(for: database)
-        let now = clock.withLock { $0 }
+        let now = clock.withLock { $0.now }
         let slides = slidesImage && day == ServiceDate.containing(now(), in: database.timeZone)
         entry.lock.lock()
         defer { entry.lock.unlock() }
@@ -91,7 +94,9 @@ public final class PlanningTimetables: Sendable {
         }
         if let image = entry.image, image.covers(day) {
             if image.rules == rules { return image }
-            return try remembered(entry, key: "rules \(Self.key(rules))") { try image.withRules(rules, database: database) }
+            return try remembered(entry, key: "rules \(Self.key(rules))") {
+                try image.withRules(rules, database: database)
+            }
         }
         return try remembered(entry, key: "day \(day) \(Self.key(rules))") {
             logger.notice(
@@ -129,7 +134,8 @@ public final class PlanningTimetables: Sendable {
             case .missing:
                 logger.notice("\(error.description) (kiosk import writes it): plans are compiled in memory")
             default:
-                logger.warning("\(error.description); not used: plans are compiled in memory until kiosk import rewrites it")
+                logger.warning(
+                    "\(error.description); not used: plans are compiled in memory until kiosk import rewrites it")
             }
         }
     }

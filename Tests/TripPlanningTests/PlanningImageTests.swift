@@ -1,5 +1,6 @@
 import Foundation
 import KioskTesting
+import Synchronization
 import Testing
 import TransitModel
 import TransitStore
@@ -57,7 +58,9 @@ import TripPlanning
         let db = try RouteDatabase(path: try Self.sample.get())
         let network = try PlanningImage.load(PlanningImage.path(forDatabase: db.path), for: db)
         #expect(network.imagePath == db.path + ".timetable")
-        #expect(network.queryDays == ServiceDate(yyyymmdd: 20261125)!.dayNumber...ServiceDate(yyyymmdd: 20261128)!.dayNumber)
+        #expect(
+            network.queryDays == ServiceDate(yyyymmdd: 20261125)!.dayNumber...ServiceDate(yyyymmdd: 20261128)!.dayNumber
+        )
         #expect(network.covers(ServiceDate(yyyymmdd: 20261128)!) && !network.covers(ServiceDate(yyyymmdd: 20261129)!))
     }
 
@@ -89,7 +92,8 @@ import TripPlanning
     static func saturdayRouteFeed() throws -> URL {
         let folder = TemporaryFolder.make("saturday-feed")
         let additions = [
-            "stops.txt": "SAT1,9901,Sábado Uno,,-0.600000,-78.200000,0,,,\nSAT2,9902,Sábado Dos,,-0.620000,-78.200000,0,,,\n",
+            "stops.txt":
+                "SAT1,9901,Sábado Uno,,-0.600000,-78.200000,0,,,\nSAT2,9902,Sábado Dos,,-0.620000,-78.200000,0,,,\n",
             "routes.txt": "SAT-R,MQ,S1,Solo sábados,,3,000000,FFFFFF,99\n",
             "calendar.txt": "SATONLY,0,0,0,0,0,1,0,20260101,20271231\n",
             "trips.txt": "SAT-R,SATONLY,SAT-T1,Sábado Dos,,0,\n",
@@ -115,7 +119,9 @@ import TripPlanning
         let db = try RouteDatabase(path: path)
         let timetables = PlanningTimetables()
         let origin = try db.resolveEndpoint("9901"), destination = try db.resolveEndpoint("9902")
-        for (at, expected) in [("2026-11-25T08:00", nil), ("2026-11-27T20:00", "2026-11-28"), ("2026-11-28T07:00", "2026-11-28")] {
+        for (at, expected) in [
+            ("2026-11-25T08:00", nil), ("2026-11-27T20:00", "2026-11-28"), ("2026-11-28T07:00", "2026-11-28"),
+        ] {
             let instant = Self.instant(at)
             let day = ServiceDate.containing(instant, in: db.timeZone)
             let shared = try timetables.network(for: db, at: instant, rules: PlanningRules())
@@ -137,7 +143,9 @@ import TripPlanning
         let network = try timetables.network(for: db, at: at, rules: PlanningRules())
         #expect(network.imagePath == nil)
         #expect(try timetables.network(for: db, at: at, rules: PlanningRules()) === network)
-        #expect(try timetables.network(for: db, at: Self.instant("2026-11-26T08:00"), rules: PlanningRules()).imagePath != nil)
+        #expect(
+            try timetables.network(for: db, at: Self.instant("2026-11-26T08:00"), rules: PlanningRules()).imagePath
+                != nil)
     }
 
     /// The image of another feed beside a database is stale: refused, named, and plans come from the database.
@@ -245,7 +253,34 @@ import TripPlanning
         let compiled = try db.plan(
             from: try db.resolveEndpoint("1011"), to: try db.resolveEndpoint("1151"),
             at: Self.instant("2026-12-01T08:00"),
-            network: try db.planningNetwork(queryDays: ServiceDate(yyyymmdd: 20261201)!...ServiceDate(yyyymmdd: 20261201)!))
+            network: try db.planningNetwork(
+                queryDays: ServiceDate(yyyymmdd: 20261201)!...ServiceDate(yyyymmdd: 20261201)!))
         #expect(replayed == compiled && !replayed.options.isEmpty)
+    }
+
+    /// Every plan reads the clock. Reading a closure out of a generic container (`Mutex.withLock { $0 }`) wrapped it
+    /// in two more reabstraction thunks each time, written back: after a day of plans the clock was a chain of
+    /// millions of calls (slower with every plan, memory that grew, and at last a stack overflow). The depth at
+    /// which the clock runs must not grow with the reads.
+    @Test func readingTheClockDoesNotWrapIt() throws {
+        let folder = TemporaryFolder.make("clock")
+        let db = try RouteDatabase(path: try Self.importSample(into: folder))
+        let timetables = PlanningTimetables()
+        let depths = Mutex<[UInt]>([])
+        timetables.setClock {
+            var marker = 0
+            let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+            depths.withLock { $0.append(address) }
+            return Self.instant("2026-11-25T07:00")
+        }
+        timetables.slidesImage = true  // (only then is the clock read)
+        for _ in 0..<40 {
+            _ = try timetables.network(for: db, at: Self.instant("2026-11-25T08:00"), rules: PlanningRules())
+        }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 40)
+        #expect(
+            Set(seen).count == 1,
+            "the clock ran at \(Set(seen).count) stack depths, \(seen.first! - seen.last!) bytes apart")
     }
 }
