@@ -6,8 +6,8 @@ import TransitStore
 /// Journey plans from the route database: the adapter between the store's schedule and the planner.
 extension RouteDatabase {
     /// The best ways from `origin` to `destination` leaving at `at`: Pareto-optimal on arrival and transfers,
-    /// at most `limit`, each leaving as late as possible. Pass a `network` (and a reusable `planner`) built
-    /// around `at` to answer many queries without rebuilding.
+    /// at most `limit`, each leaving as late as possible. Pass a `network` built around `at` to answer many
+    /// queries without rebuilding (its idle planners are reused, or pass your own `planner`).
     ///
     /// With an `overlay` built over that network, the planner reads it (live times, step-free facts); with
     /// `arriveBy`, the options are the latest departures (not before `at`) that arrive by then; with `stepFree`
@@ -36,19 +36,26 @@ extension RouteDatabase {
         }
         try checkServiceRange(ServiceDate.containing(at, in: timeZone))
         let network = try overlay?.network ?? network ?? planningNetwork(around: at, rules: rules)
-        let planner = planner ?? Planner(timetable: network.timetable)
         var query = PlanQuery(
             origins: origin.platformIndexes.map { StopOffset(stop: $0 - 1) },
             destinations: destination.platformIndexes.map { StopOffset(stop: $0 - 1) },
             departure: network.timelineSeconds(at), maxTransfers: maxTransfers)
         query.stepFreeOnly = stepFree
+        func search(_ planner: Planner) -> [Journey] {
+            if let arriveBy {
+                return planner.plan(
+                    query, arrivingBy: Int(arriveBy.timeIntervalSince(network.reference).rounded(.down)),
+                    overlay: overlay?.overlay)
+            }
+            return planner.plan(query, overlay: overlay?.overlay)
+        }
+        let found = planner.map(search) ?? network.withPlanner(search)
         let journeys: [Journey]
-        if let arriveBy {
+        if arriveBy != nil {
             // The latest departures first: the passenger wants to leave as late as possible.
-            journeys = planner.plan(
-                query, arrivingBy: Int(arriveBy.timeIntervalSince(network.reference).rounded(.down)),
-                overlay: overlay?.overlay
-            ).filter { $0.rides > 0 }.sorted { ($0.departure, -$0.transfers) > ($1.departure, -$1.transfers) }
+            journeys = found.filter { $0.rides > 0 }.sorted {
+                ($0.departure, -$0.transfers) > ($1.departure, -$1.transfers)
+            }
         } else {
             // A timetable image holds several days' trips; rides start on the query's service day or the next, as
             // in a timetable compiled for that day (else a Saturday-only route shows up as Wednesday's direct option).
@@ -61,10 +68,12 @@ extension RouteDatabase {
                     return Int(network.tripInstances[ride.tripRef].day) <= lastDay
                 }
             }
-            journeys = planner.plan(query, overlay: overlay?.overlay).filter { $0.rides > 0 && withinNextDay($0) }
+            journeys = found.filter { $0.rides > 0 && withinNextDay($0) }
                 .sorted { ($0.arrival, $0.transfers) < ($1.arrival, $1.transfers) }
         }
-        let options = try journeys.prefix(limit).map { try option($0, network: network, overlay: overlay) }
+        let chosen = journeys.prefix(limit)
+        let names = try PlanNames(chosen, network: network, database: self)
+        let options = try chosen.map { try option($0, network: network, overlay: overlay, names: names) }
         let routesAtEnds =
             options.isEmpty
             ? (
@@ -77,13 +86,11 @@ extension RouteDatabase {
             routesAtOrigin: routesAtEnds.0, routesAtDestination: routesAtEnds.1)
     }
 
-    private func option(_ journey: Journey, network: PlanningNetwork, overlay: PlanningOverlay?) throws -> JourneyOption {
-        var stops: [Int: StopInfo] = [:]
+    private func option(
+        _ journey: Journey, network: PlanningNetwork, overlay: PlanningOverlay?, names: PlanNames
+    ) throws -> JourneyOption {
         func stop(_ plannerIndex: Int) throws -> StopInfo {
-            if let known = stops[plannerIndex] { return known }
-            let info = try self.stop(atIndex: plannerIndex + 1)
-            stops[plannerIndex] = info
-            return info
+            try names.stops[plannerIndex + 1] ?? self.stop(atIndex: plannerIndex + 1)
         }
         let steps: [JourneyStep] = try journey.legs.map { leg in
             switch leg {
@@ -95,7 +102,7 @@ extension RouteDatabase {
             case let .ride(ride):
                 if let overlay, let step = try overlay.rideStep(ride, database: self, stop: stop) { return step }
                 let instance = network.tripInstances[ride.tripRef]
-                let trip = try self.trip(atIndex: Int(instance.trip))
+                let trip = try names.trips[Int(instance.trip)] ?? self.trip(atIndex: Int(instance.trip))
                 let route = self.route(atIndex: ride.routeRef)
                 let scheduled = overlay?.scheduledTimes(ride) ?? (ride.boardTime, ride.alightTime)
                 return JourneyStep(
@@ -119,6 +126,32 @@ extension RouteDatabase {
     static func minutes(from start: Int, to end: Int) -> Int {
         func minute(_ t: Int) -> Int { t >= 0 ? t / 60 : (t - 59) / 60 }
         return minute(end) - minute(start)
+    }
+}
+
+/// The stops and trips some journeys name, read from the database at once (by their dense keys).
+private struct PlanNames {
+    let stops: [Int: StopInfo]
+    let trips: [Int: (id: String, headsign: String?)]
+
+    init(_ journeys: some Collection<Journey>, network: PlanningNetwork, database: RouteDatabase) throws {
+        var stopIndexes = Set<Int>(), tripIndexes = Set<Int>()
+        for journey in journeys {
+            for leg in journey.legs {
+                switch leg {
+                case let .walk(walk):
+                    stopIndexes.formUnion([walk.fromStop + 1, walk.toStop + 1])
+                case let .ride(ride):
+                    stopIndexes.formUnion([ride.boardStop + 1, ride.alightStop + 1])
+                    // (Trips a live overlay added are not in the database.)
+                    if ride.tripRef < network.tripInstances.count {
+                        tripIndexes.insert(Int(network.tripInstances[ride.tripRef].trip))
+                    }
+                }
+            }
+        }
+        stops = try database.stops(atIndexes: stopIndexes)
+        trips = try database.trips(atIndexes: tripIndexes)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import JourneyPlanner
+import Synchronization
 import TransitModel
 import TransitStore
 
@@ -26,6 +27,10 @@ public final class PlanningNetwork: Sendable {
     public let imagePath: String?
     /// tripRef → (trip_idx, service date day number).
     let tripInstances: TripInstances
+    /// Planners of this timetable that no query is using. Each holds a megabyte or more of scratch arrays, so a
+    /// server reuses them rather than allocating one per plan; at most one per core is kept.
+    private let idlePlanners = Mutex<[IdlePlanner]>([])
+    private struct IdlePlanner: @unchecked Sendable { let planner: Planner }  // (only ever used by one query)
 
     init(
         timetable: Timetable, reference: Date, rules: PlanningRules, serviceDates: [ServiceDate],
@@ -42,6 +47,18 @@ public final class PlanningNetwork: Sendable {
 
     public func timelineSeconds(_ date: Date) -> Int { Int(date.timeIntervalSince(reference).rounded(.up)) }
     public func instant(_ seconds: Int) -> Date { reference.addingTimeInterval(TimeInterval(seconds)) }
+
+    /// Runs `body` with a planner of this network's timetable that no other query uses meanwhile.
+    public func withPlanner<T>(_ body: (Planner) throws -> T) rethrows -> T {
+        let planner = idlePlanners.withLock { $0.popLast() }?.planner ?? Planner(timetable: timetable)
+        defer {
+            let kept = IdlePlanner(planner: planner)
+            idlePlanners.withLock { idle in
+                if idle.count < ProcessInfo.processInfo.activeProcessorCount { idle.append(kept) }
+            }
+        }
+        return try body(planner)
+    }
 
     /// Whether a query on `day` is answered by this network.
     public func covers(_ day: ServiceDate) -> Bool { queryDays.contains(day.dayNumber) }
