@@ -44,11 +44,15 @@ struct ServeBench: ParsableCommand {
 
     @Option(
         help:
-            "Seconds of /api/v1/stops/{random} and /s/{random code} before the runs, so the server's shared \"now\" answers are all rendered (and rendered ahead) once.")
+            "Seconds of /api/v1/stops/{random} and /s/{random code} before the runs, so the server's shared \"now\" answers are all rendered (and rendered ahead) once."
+    )
     var warmUpSeconds = 60
 
     @Option(
-        name: .customLong("routes"), help: "The routes to measure besides /health, comma-separated: api, page, at.")
+        name: .customLong("routes"),
+        help:
+            "The routes to measure besides /health, comma-separated: api, page, at, plan (journeys between random stops at random times of the day; the server's per-client limits are turned off, as a proxy in front would spread the clients)."
+    )
     var routeKeys = "api,page,at"
 
     func run() throws {
@@ -74,6 +78,13 @@ struct ServeBench: ParsableCommand {
             let minute = 6 * 60 + Int(rng.next() % (14 * 60))
             return "\(date)T" + String(format: "%02d:%02d", minute / 60, minute % 60)
         }
+        // Journeys between random stops, leaving between 06:00 and 19:59 (issue 23: 16 clients, p99 ≤ 50 ms).
+        let plans = (0..<2000).map { index in
+            let from = stopIDs[Int(rng.next() % UInt64(stopIDs.count))]
+            let to = stopIDs[Int(rng.next() % UInt64(stopIDs.count))]
+            return
+                "/api/v1/plan?from=\(PercentEncoding.encode(from))&to=\(PercentEncoding.encode(to))&at=\(times[index])"
+        }
         // Each route against /health (the first), with what the issue asks of it.
         let chosen = Set(routeKeys.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let allScripts: [(name: String, key: String, paths: [String], target: String)] = [
@@ -88,6 +99,10 @@ struct ServeBench: ParsableCommand {
                 zip(stopIDs.prefix(times.count), times).map { "/api/v1/stops/\(PercentEncoding.encode($0))?at=\($1)" },
                 ""
             ),
+            (
+                "/api/v1/plan?from={random}&to={random}&at={random}", "plan", plans,
+                " (with 16 connections: p99 ≤ 50 ms)"
+            ),
         ]
         let scripts = allScripts.filter { $0.key == "health" || chosen.contains($0.key) }.map {
             (name: $0.name, paths: $0.paths, target: $0.target)
@@ -100,8 +115,10 @@ struct ServeBench: ParsableCommand {
             scriptPaths[script.name] = path
         }
         let server = try ServerProcess(
-            kiosk: kiosk, db: db, at: "\(date)T07:55", work: work)
+            kiosk: kiosk, db: db, at: "\(date)T07:55", work: work,
+            config: chosen.contains("plan") ? "[server]\nrate_limits = false\n" : "")
         defer { server.stop() }
+        let idleResidentMB = server.residentMB()
         print(
             "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up of \(warmUpSeconds) s, Accept-Encoding: \(acceptEncoding.isEmpty ? "(none)" : acceptEncoding)"
         )
@@ -139,7 +156,9 @@ struct ServeBench: ParsableCommand {
                         ? "" : ", ratio to /health \(Self.minMedian(ratios, "%.2f"))\(script.target)")
                     + ", errors \(rows.map(\.errors).reduce(0, +))")
         }
-        print("  after the runs: \(server.nowCacheSummary())")
+        print(
+            "  after the runs: \(server.nowCacheSummary()); resident \(String(format: "%.1f", idleResidentMB)) MB idle → \(String(format: "%.1f", server.residentMB())) MB"
+        )
         if let first = scripts.first(where: { $0.name == "/api/v1/stops/{random}" })?.paths.first {
             print("  \(first): \(server.bodySizes(first, acceptEncoding: acceptEncoding))")
         }
@@ -239,15 +258,15 @@ struct ServeBench: ParsableCommand {
     }
 }
 
-/// A release `kiosk serve` on a free loopback port, with an empty config (no `/etc` settings leak in) and its
-/// output in a file; stopped with SIGTERM.
+/// A release `kiosk serve` on a free loopback port, with its own config (empty unless given: no `/etc` settings
+/// leak in) and its output in a file; stopped with SIGTERM.
 final class ServerProcess {
     let process = Process()
     let base: String
 
-    init(kiosk: String, db: String, at: String, work: URL) throws {
-        let config = work.appendingPathComponent("empty.toml")
-        try Data().write(to: config)
+    init(kiosk: String, db: String, at: String, work: URL, config text: String = "") throws {
+        let config = work.appendingPathComponent("bench.toml")
+        try Data(text.utf8).write(to: config)
         let log = work.appendingPathComponent("serve.log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw ValidationError("cannot create \(log.path)")
@@ -287,7 +306,8 @@ final class ServerProcess {
     /// The body's size as sent with and without `acceptEncoding`, and the `Content-Encoding` it came with.
     func bodySizes(_ path: String, acceptEncoding: String) -> String {
         func measure(_ headers: [String]) -> String {
-            let text = fetch(path, headers: headers + ["-o", "/dev/null", "-w", "%{size_download} bytes %{content_type}", "-D", "-"])
+            let text = fetch(
+                path, headers: headers + ["-o", "/dev/null", "-w", "%{size_download} bytes %{content_type}", "-D", "-"])
             // (By `isNewline`: "\r\n" is one Character, which `split(separator: "\n")` would not cut.)
             let lines = text.split(whereSeparator: \.isNewline).map(String.init)
             let encoding = lines.first { $0.lowercased().hasPrefix("content-encoding:") }
@@ -295,7 +315,9 @@ final class ServerProcess {
             return tail + (encoding.map { ", " + $0.trimmingCharacters(in: .whitespaces) } ?? "")
         }
         return "identity " + measure([])
-            + (acceptEncoding.isEmpty ? "" : "; with Accept-Encoding: \(acceptEncoding) " + measure(["-H", "Accept-Encoding: \(acceptEncoding)"]))
+            + (acceptEncoding.isEmpty
+                ? ""
+                : "; with Accept-Encoding: \(acceptEncoding) " + measure(["-H", "Accept-Encoding: \(acceptEncoding)"]))
     }
 
     /// `curl -s` of a path on the server: its output, "" when curl is missing or fails.
