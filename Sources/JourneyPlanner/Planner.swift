@@ -526,20 +526,34 @@ struct SearchSpace {
             if f & PatternFlag.board != 0 {
                 let ready = bestReady[s]
                 guard ready < target else { continue }
-                var upper: Int
+                var lo: Int
                 if trip < 0 {
-                    upper = tripCount
+                    // Earliest trip departing at or after `ready` (trips are ordered).
+                    var upper = tripCount
+                    if upper > 0 && departures[timeBase &+ (upper &- 1) &* length &+ i] < ready { continue }
+                    lo = 0
+                    while lo < upper {
+                        let mid = (lo &+ upper) >> 1
+                        if departures[timeBase &+ mid &* length &+ i] < ready { lo = mid &+ 1 } else { upper = mid }
+                    }
                 } else if ready <= departures[row &+ i] {
-                    upper = trip
+                    // An earlier trip than the one ridden: usually one or two back, so step a few before searching.
+                    lo = trip
+                    var steps = 0
+                    while lo > 0 && steps < 4 && departures[timeBase &+ (lo &- 1) &* length &+ i] >= ready {
+                        lo &-= 1
+                        steps &+= 1
+                    }
+                    if lo == trip { continue }
+                    if steps == 4 {
+                        var low = 0
+                        while low < lo {
+                            let mid = (low &+ lo) >> 1
+                            if departures[timeBase &+ mid &* length &+ i] < ready { low = mid &+ 1 } else { lo = mid }
+                        }
+                    }
                 } else {
                     continue
-                }
-                // Earliest trip in 0..<upper departing at or after `ready` (trips are ordered).
-                if upper > 0 && departures[timeBase &+ (upper &- 1) &* length &+ i] < ready { continue }
-                var lo = 0
-                while lo < upper {
-                    let mid = (lo &+ upper) >> 1
-                    if departures[timeBase &+ mid &* length &+ i] < ready { lo = mid &+ 1 } else { upper = mid }
                 }
                 if tripMask != 0 {
                     // Skip trips the overlay rules out; a later one (or the current trip) still qualifies.
@@ -674,21 +688,41 @@ struct SearchSpace {
             if f & PatternFlag.alight != 0 {
                 let deadline = bestDeadline[s]
                 guard deadline > bound else { continue }
+                // `lower` becomes one past the latest trip arriving at or before `deadline` (trips are ordered).
                 var lower: Int
+                let lowest: Int
                 if trip < 0 {
+                    if tripCount == 0 || arrivals[timeBase &+ i] > deadline { continue }
+                    lowest = 0
                     lower = 0
+                    var hi = tripCount
+                    while lower < hi {
+                        let mid = (lower &+ hi) >> 1
+                        if arrivals[timeBase &+ mid &* length &+ i] <= deadline { lower = mid &+ 1 } else { hi = mid }
+                    }
                 } else if deadline >= arrivals[row &+ i] {
-                    lower = trip &+ 1
+                    // A later trip than the one ridden: usually one or two on, so step a few before searching.
+                    lowest = trip &+ 1
+                    lower = lowest
+                    var steps = 0
+                    while lower < tripCount && steps < 4 && arrivals[timeBase &+ lower &* length &+ i] <= deadline {
+                        lower &+= 1
+                        steps &+= 1
+                    }
+                    if lower == lowest { continue }
+                    if steps == 4 {
+                        var hi = tripCount
+                        while lower < hi {
+                            let mid = (lower &+ hi) >> 1
+                            if arrivals[timeBase &+ mid &* length &+ i] <= deadline {
+                                lower = mid &+ 1
+                            } else {
+                                hi = mid
+                            }
+                        }
+                    }
                 } else {
                     continue
-                }
-                // Latest trip in lower..<tripCount arriving at or before `deadline`.
-                if lower >= tripCount || arrivals[timeBase &+ lower &* length &+ i] > deadline { continue }
-                let lowest = lower
-                var hi = tripCount
-                while lower < hi {
-                    let mid = (lower &+ hi) >> 1
-                    if arrivals[timeBase &+ mid &* length &+ i] <= deadline { lower = mid &+ 1 } else { hi = mid }
                 }
                 if tripMask != 0 {
                     // Skip trips the overlay rules out; an earlier one (or the current trip) still qualifies.

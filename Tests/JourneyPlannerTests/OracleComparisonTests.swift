@@ -89,6 +89,19 @@ struct OracleComparisonTests {
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
     }
 
+    /// 4 batches × 3 networks of frequent lines × 40 queries = 480 queries: earlier and later trips many places
+    /// away from the one ridden.
+    @Test(arguments: 0..<4)
+    func frequentLineNetworks(batch: Int) throws {
+        var problems: [String] = []
+        for i in 0..<3 {
+            let seed = UInt64(2_000_000 + batch * 100 + i)
+            problems += try runRandomCase(seed: seed, shape: .frequent, queries: 40).problems
+            if !problems.isEmpty { break }
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
+    }
+
     /// Sanity check of the test itself: random queries must often have answers, sometimes several.
     @Test func randomQueriesFindJourneys() throws {
         var withJourney = 0, multi = 0

@@ -109,6 +109,8 @@ struct NetworkShape {
 
     static let small = NetworkShape(stops: 3...14, lines: 1...7, lineLength: 2...6, tripsPerLine: 1...8)
     static let medium = NetworkShape(stops: 20...60, lines: 8...25, lineLength: 3...12, tripsPerLine: 2...15)
+    /// Lines with many trips: a trip search that steps a few trips before searching takes both paths.
+    static let frequent = NetworkShape(stops: 15...40, lines: 4...10, lineLength: 3...10, tripsPerLine: 20...60)
 }
 
 /// A random network exercising every feature: after-midnight trips (times up to ~2 days), overtaking
