@@ -135,9 +135,20 @@ struct ServeBench: ParsableCommand {
         }
 
         var results: [String: [WrkResult]] = [:]
+        var probes: [String: [Double]] = [:]
         for run in 0...runs {
             for script in scripts {
+                // Under plan load, what everyone else gets: /health and a shared "now" stop view, one request
+                // after another from a client of its own (curl, one connection), from 2 s into the run.
+                let probe =
+                    script.name.hasPrefix("/api/v1/plan") && run > 0
+                    ? LatencyProbe(
+                        base: server.base, paths: ["/health", "/api/v1/stops/" + PercentEncoding.encode(stopIDs[0])],
+                        after: 2, work: work) : nil
                 let result = try wrkRun(wrk, script: scriptPaths[script.name]!, base: server.base, seconds: seconds)
+                if let probe {
+                    for (path, times) in probe.finish() { probes[path, default: []] += times }
+                }
                 if run == 0 { continue }
                 results[script.name, default: []].append(result)
                 print(
@@ -155,6 +166,12 @@ struct ServeBench: ParsableCommand {
                     + (script.name == "/health"
                         ? "" : ", ratio to /health \(Self.minMedian(ratios, "%.2f"))\(script.target)")
                     + ", errors \(rows.map(\.errors).reduce(0, +))")
+        }
+        for (path, times) in probes.sorted(by: { $0.key < $1.key }) where !times.isEmpty {
+            let sorted = times.sorted()
+            print(
+                "  \(path) while plans ran (\(sorted.count) requests, one at a time): p50 \(String(format: "%.2f", Measure.percentile(sorted, 50) * 1000)) ms, p99 \(String(format: "%.2f", Measure.percentile(sorted, 99) * 1000)) ms, max \(String(format: "%.2f", sorted.last! * 1000)) ms (target ≤ 10 ms)"
+            )
         }
         print(
             "  after the runs: \(server.nowCacheSummary()); resident \(String(format: "%.1f", idleResidentMB)) MB idle → \(String(format: "%.1f", server.residentMB())) MB"
@@ -255,6 +272,36 @@ struct ServeBench: ParsableCommand {
         }
         return WrkResult(
             requestsPerSecond: rate, requests: total, p50Milliseconds: p50, p99Milliseconds: p99, errors: errors)
+    }
+}
+
+/// Latencies of requests sent one after another on one connection (`curl -w %{time_total}` over a list of URLs),
+/// started on a thread `after` seconds from now, while something else loads the server.
+final class LatencyProbe: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var times: [String: [Double]] = [:]
+
+    init(base: String, paths: [String], after: Double, work: URL, requests: Int = 200) {
+        let output = work.appendingPathComponent("probe-\(UUID().uuidString).txt").path
+        Thread.detachNewThread { [self] in
+            defer { done.signal() }
+            Thread.sleep(forTimeInterval: after)
+            guard let curl = Measure.which("curl") else { return }
+            let urls = (0..<requests).map { base + paths[$0 % paths.count] }
+            _ = try? Measure.spawn(
+                curl, ["-s", "-o", "/dev/null", "-w", "%{time_total}\\n"] + urls, stdoutPath: output)
+            let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+            unlink(output)
+            for (index, line) in lines.enumerated() {
+                if let seconds = Double(line) { times[paths[index % paths.count], default: []].append(seconds) }
+            }
+        }
+    }
+
+    /// Waits for the probe and gives each path's latencies in seconds.
+    func finish() -> [String: [Double]] {
+        done.wait()
+        return times
     }
 }
 
