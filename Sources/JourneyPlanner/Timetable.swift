@@ -151,42 +151,46 @@ final class TimetableStorage: @unchecked Sendable {
     // Same-stop change time, -1 where changing at that stop is forbidden.
     let changeSeconds: UnsafeBufferPointer<Int32>
 
-    convenience init(_ c: TimetableCompiler) {
+    /// Moves a compiler's arrays into an arena, releasing each array once it is copied (so a city's stop times
+    /// are never held twice).
+    convenience init(_ compiler: consuming TimetableCompiler) {
+        var c = consume compiler
+        let counts = (trips: c.tripRef.count, patterns: c.patternTripStart.count - 1, events: c.arrivals.count)
         let arena = Arena()
         var sections: [TimetableSection: UnsafeRawBufferPointer] = [:]
-        func put<T: BitwiseCopyable>(_ section: TimetableSection, _ array: [T]) {
+        func put<T: BitwiseCopyable>(_ section: TimetableSection, _ array: inout [T]) {
             sections[section] = UnsafeRawBufferPointer(arena.freeze(array))
+            array = []
         }
-        put(.patternStopStart, c.patternStopStart)
-        put(.patternStops, c.patternStops)
-        put(.patternFlags, c.patternFlags)
-        put(.patternTripStart, c.patternTripStart)
-        put(.patternTimeStart, c.patternTimeStart)
-        put(.arrivals, c.arrivals)
-        put(.departures, c.departures)
-        put(.tripPattern, c.tripPattern)
-        put(.tripRef, c.tripRef)
-        put(.tripRoute, c.tripRoute)
-        put(.stopPatternStart, c.stopPatternStart)
-        put(.stopPatternPattern, c.stopPatternPattern)
-        put(.stopPatternPosition, c.stopPatternPosition)
-        put(.walkOutStart, c.walkOut.start)
-        put(.walkOutStop, c.walkOut.stop)
-        put(.walkOutSeconds, c.walkOut.seconds)
-        put(.walkInStart, c.walkIn.start)
-        put(.walkInStop, c.walkIn.stop)
-        put(.walkInSeconds, c.walkIn.seconds)
-        put(.transferOutStart, c.transferOut.start)
-        put(.transferOutStop, c.transferOut.stop)
-        put(.transferOutSeconds, c.transferOut.seconds)
-        put(.transferInStart, c.transferIn.start)
-        put(.transferInStop, c.transferIn.stop)
-        put(.transferInSeconds, c.transferIn.seconds)
-        put(.changeSeconds, c.changeSeconds)
+        put(.patternStopStart, &c.patternStopStart)
+        put(.patternStops, &c.patternStops)
+        put(.patternFlags, &c.patternFlags)
+        put(.patternTripStart, &c.patternTripStart)
+        put(.patternTimeStart, &c.patternTimeStart)
+        put(.arrivals, &c.arrivals)
+        put(.departures, &c.departures)
+        put(.tripPattern, &c.tripPattern)
+        put(.tripRef, &c.tripRef)
+        put(.tripRoute, &c.tripRoute)
+        put(.stopPatternStart, &c.stopPatternStart)
+        put(.stopPatternPattern, &c.stopPatternPattern)
+        put(.stopPatternPosition, &c.stopPatternPosition)
+        put(.walkOutStart, &c.walkOut.start)
+        put(.walkOutStop, &c.walkOut.stop)
+        put(.walkOutSeconds, &c.walkOut.seconds)
+        put(.walkInStart, &c.walkIn.start)
+        put(.walkInStop, &c.walkIn.stop)
+        put(.walkInSeconds, &c.walkIn.seconds)
+        put(.transferOutStart, &c.transferOut.start)
+        put(.transferOutStop, &c.transferOut.stop)
+        put(.transferOutSeconds, &c.transferOut.seconds)
+        put(.transferInStart, &c.transferIn.start)
+        put(.transferInStop, &c.transferIn.stop)
+        put(.transferInSeconds, &c.transferIn.seconds)
+        put(.changeSeconds, &c.changeSeconds)
         self.init(
-            arena: arena, stopCount: c.stopCount, tripCount: c.tripRef.count,
-            patternCount: c.patternTripStart.count - 1, eventCount: c.arrivals.count,
-            minTransferSeconds: c.minTransferSeconds
+            arena: arena, stopCount: c.stopCount, tripCount: counts.trips, patternCount: counts.patterns,
+            eventCount: counts.events, minTransferSeconds: c.minTransferSeconds
         ) { sections[$0]! }
     }
 
@@ -294,7 +298,7 @@ struct Adjacency {
 /// Turns the builder's flat input into `TimetableStorage`. Build cost is dominated by one hash of each
 /// trip's stop sequence and one sort per pattern, i.e. roughly linear in the number of stop events.
 struct TimetableCompiler {
-    let input: TimetableBuilder
+    var input: TimetableBuilder
     let stopCount: Int
     let minTransferSeconds: Int
 
@@ -326,6 +330,7 @@ struct TimetableCompiler {
     consuming func compile() -> TimetableStorage {
         precondition(input.eventStop.count < Int(Int32.max), "too many stop events for Int32 offsets")
         compilePatterns()
+        input.dropTrips()  // (the patterns hold them now: a city's events are not kept twice)
         compileStopPatterns()
         compileWalksAndTransfers()
         return TimetableStorage(self)
@@ -369,30 +374,35 @@ struct TimetableCompiler {
         let dep = input.eventDeparture
         let tripCount = input.tripRefs.count
 
-        // Pattern key per event: stop and permissions. Boarding at the last stop and alighting at the first
-        // are meaningless, so they are normalised away instead of splitting patterns over them.
-        var key = [Int64](repeating: 0, count: input.eventStop.count)
-        for t in 0..<tripCount {
+        // Pattern key of a trip: per event, its stop and permissions. Boarding at the last stop and alighting at
+        // the first are meaningless, so they are normalised away instead of splitting patterns over them. Only
+        // the distinct keys are kept (a key per event would be the largest array of a city's compilation).
+        func key(ofTrip t: Int, into key: inout [Int64]) {
             let first = Int(start[t]), last = Int(start[t + 1]) - 1
+            key.removeAll(keepingCapacity: true)
             for e in first...last {
                 var flags = input.eventFlags[e]
                 if e == first { flags &= ~PatternFlag.alight }
                 if e == last { flags &= ~PatternFlag.board }
-                key[e] = Int64(input.eventStop[e]) << 2 | Int64(flags)
+                key.append(Int64(input.eventStop[e]) << 2 | Int64(flags))
             }
         }
 
-        var groupOf: [ArraySlice<Int64>: Int] = [:]
+        var groupOf: [[Int64]: Int] = [:]
+        var groupKeys: [[Int64]] = []
         var groups: [[Int32]] = []
+        var tripKey: [Int64] = []
         for t in 0..<tripCount {
-            let slice = key[Int(start[t])..<Int(start[t + 1])]
-            if let g = groupOf[slice] {
+            key(ofTrip: t, into: &tripKey)
+            if let g = groupOf[tripKey] {
                 groups[g].append(Int32(t))
             } else {
-                groupOf[slice] = groups.count
+                groupOf[tripKey] = groups.count
+                groupKeys.append(tripKey)
                 groups.append([Int32(t)])
             }
         }
+        groupOf = [:]
 
         // Lexicographic order of (arr0, dep0, arr1, dep1, …) extends the "never later at any position"
         // partial order, so first-fit into chains yields chains that are totally ordered.
@@ -420,7 +430,7 @@ struct TimetableCompiler {
         tripRef.reserveCapacity(tripCount)
         tripRoute.reserveCapacity(tripCount)
 
-        for var trips in groups {
+        for (var trips, patternKey) in zip(groups, groupKeys) {
             trips.sort(by: precedes)
             var chains: [[Int32]] = []
             for t in trips {
@@ -430,12 +440,10 @@ struct TimetableCompiler {
                     chains.append([t])
                 }
             }
-            let firstEvent = Int(start[Int(trips[0])])
-            let length = Int(start[Int(trips[0]) + 1]) - firstEvent
+            let length = patternKey.count
             for chain in chains {
                 let pattern = Int32(patternTripStart.count - 1)
-                for i in 0..<length {
-                    let k = key[firstEvent + i]
+                for k in patternKey {
                     patternStops.append(Int32(truncatingIfNeeded: k >> 2))
                     patternFlags.append(UInt8(truncatingIfNeeded: k & 3))
                 }

@@ -180,8 +180,19 @@ public struct TimetableBuilder: Sendable {
     }
 
     /// Compiles everything added so far. The builder stays usable (e.g. to add more and build again).
-    public func build() -> Timetable {
+    public consuming func build() -> Timetable {
         Timetable(storage: TimetableCompiler(self).compile())
+    }
+
+    /// Forgets the trips (what the compiler does once it has made them patterns).
+    mutating func dropTrips() {
+        eventStart = [0]
+        eventStop = []
+        eventArrival = []
+        eventDeparture = []
+        eventFlags = []
+        tripRefs = []
+        routeRefs = []
     }
 
     // MARK: - Validation

@@ -47,7 +47,9 @@ public enum PlanningImage {
 
     /// The first query day of an image made at `now`: that day in the feed's time zone, kept within the feed's
     /// service dates (a feed not yet in force starts at its first day; one past its end covers its last days).
-    public static func firstQueryDay(for database: RouteDatabase, now: Date = Date(), days: Int = defaultQueryDays)
+    public static func firstQueryDay(
+        for database: RouteDatabase, now: Date = Date(), days: Int = defaultQueryDays
+    )
         -> ServiceDate
     {
         var day = ServiceDate.containing(now, in: database.timeZone)
@@ -115,7 +117,9 @@ public enum PlanningImage {
 
     /// Opens the image at `imagePath` for `database`: maps it, checks it, and checks that it was compiled from
     /// this database's feed.
-    public static func load(_ imagePath: String, for database: RouteDatabase) throws(PlanningImageError)
+    public static func load(
+        _ imagePath: String, for database: RouteDatabase
+    ) throws(PlanningImageError)
         -> PlanningNetwork
     {
         let file = try MappedFile(path: imagePath)
@@ -132,7 +136,9 @@ public enum PlanningImage {
         guard loaded.identity == identity(feedHash: database.feedHash) else {
             throw PlanningImageError(
                 path: imagePath, kind: .stale,
-                reason: "it was compiled from another feed than \(database.path) (feed hash \(database.feedHash.prefix(12))…)")
+                reason:
+                    "it was compiled from another feed than \(database.path) (feed hash \(database.feedHash.prefix(12))…)"
+            )
         }
         guard let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(loaded.metadata)) else {
             throw PlanningImageError(path: imagePath, kind: .damaged, reason: "its description cannot be read")
@@ -148,12 +154,14 @@ public enum PlanningImage {
             metadata.walkSpeedMetersPerSecond > 0,
             metadata.minTransferSeconds == timetable.minTransferSeconds
         else {
-            throw PlanningImageError(path: imagePath, kind: .damaged, reason: "its description does not match its timetable")
+            throw PlanningImageError(
+                path: imagePath, kind: .damaged, reason: "its description does not match its timetable")
         }
         let instances = TripInstances(trips: loaded.extras[0], days: loaded.extras[1], owner: file)
         let days = metadata.firstDate..<(metadata.firstDate + metadata.dateCount)
         for (_, day) in instances where !days.contains(Int(day)) {
-            throw PlanningImageError(path: imagePath, kind: .damaged, reason: "a trip's service date is outside the image's")
+            throw PlanningImageError(
+                path: imagePath, kind: .damaged, reason: "a trip's service date is outside the image's")
         }
         guard timetable.tripReferencesAreBelow(instances.count) else {
             throw PlanningImageError(path: imagePath, kind: .damaged, reason: "a trip reference is out of range")
@@ -254,6 +262,9 @@ extension GTFSImporter {
     ) {
         let imagePath = PlanningImage.path(forDatabase: databasePath)
         beforeCommit = { stagingPath in
+            // The import's own memory is freed by now but still held by malloc; give it back before the compile
+            // needs its own, so the two do not add up in the process's peak.
+            FreeMemory.returnToSystem()
             do {
                 let staged = try RouteDatabase(path: stagingPath)
                 let report = try PlanningImage.write(

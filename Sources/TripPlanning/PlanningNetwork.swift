@@ -182,8 +182,13 @@ extension RouteDatabase {
             }
         }
         try addTransfers(to: &builder, rules: rules)
+        // Out of the variable the closure above captured (a shared box), so the compiler owns the trips alone and
+        // frees them as soon as they are patterns.
+        var compiling = TimetableBuilder(stopCount: 0)
+        swap(&compiling, &builder)
+        let built = compiling.build()
         return PlanningNetwork(
-            timetable: builder.build(), reference: reference, rules: rules, serviceDates: dates,
+            timetable: built, reference: reference, rules: rules, serviceDates: dates,
             queryDays: queryDays.lowerBound.dayNumber...queryDays.upperBound.dayNumber,
             tripInstances: TripInstances(trips: instanceTrips, days: instanceDays))
     }
