@@ -283,4 +283,31 @@ import TripPlanning
             Set(seen).count == 1,
             "the clock ran at \(Set(seen).count) stack depths, \(seen.first! - seen.last!) bytes apart")
     }
+
+    /// The network lends its idle planners to plans; a planner is never lent to two plans at once. Plans on eight
+    /// threads at once give exactly what the same plans give one after another.
+    @Test func plansOnManyThreadsShareTheNetworksPlannersSafely() throws {
+        let db = try RouteDatabase(path: try Self.sample.get())
+        let network = try PlanningImage.load(PlanningImage.path(forDatabase: db.path), for: db)
+        let stops = try db.boardingStopIDs()
+        let pairs = (0..<800).map { i in (stops[i % stops.count], stops[(i * 7 + 3) % stops.count]) }.filter {
+            $0 != $1
+        }
+        let at = Self.instant("2026-11-25T07:30")
+        @Sendable func plan(_ pair: (String, String)) throws -> JourneyPlan {
+            try db.plan(
+                from: try db.resolveEndpoint(pair.0), to: try db.resolveEndpoint(pair.1), at: at, network: network)
+        }
+        let sequential = try pairs.map(plan)
+        let results = Mutex<[Int: JourneyPlan]>([:])
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for (index, pair) in pairs.enumerated() where index % 8 == thread {
+                if let answer = try? plan(pair) { results.withLock { $0[index] = answer } }
+            }
+        }
+        let concurrent = results.withLock { $0 }
+        #expect(concurrent.count == pairs.count)
+        for index in pairs.indices { #expect(concurrent[index] == sequential[index], "plan \(index): \(pairs[index])") }
+        #expect(sequential.contains { !$0.options.isEmpty })
+    }
 }
