@@ -328,7 +328,7 @@ struct TimetableCompiler {
     }
 
     consuming func compile() -> TimetableStorage {
-        precondition(input.eventStop.count < Int(Int32.max), "too many stop events for Int32 offsets")
+        precondition(input.tripEventCount < Int(Int32.max), "too many stop events for Int32 offsets")
         compilePatterns()
         input.dropTrips()  // (the patterns hold them now: a city's events are not kept twice)
         compileStopPatterns()
@@ -372,13 +372,14 @@ struct TimetableCompiler {
         let start = input.eventStart
         let arr = input.eventArrival
         let dep = input.eventDeparture
+        let template = input.tripTemplate, shift = input.tripShift
         let tripCount = input.tripRefs.count
 
-        // Pattern key of a trip: per event, its stop and permissions. Boarding at the last stop and alighting at
-        // the first are meaningless, so they are normalised away instead of splitting patterns over them. Only
+        // Pattern key of a template: per event, its stop and permissions. Boarding at the last stop and alighting
+        // at the first are meaningless, so they are normalised away instead of splitting patterns over them. Only
         // the distinct keys are kept (a key per event would be the largest array of a city's compilation).
-        func key(ofTrip t: Int, into key: inout [Int64]) {
-            let first = Int(start[t]), last = Int(start[t + 1]) - 1
+        func key(ofTemplate j: Int, into key: inout [Int64]) {
+            let first = Int(start[j]), last = Int(start[j + 1]) - 1
             key.removeAll(keepingCapacity: true)
             for e in first...last {
                 var flags = input.eventFlags[e]
@@ -391,41 +392,50 @@ struct TimetableCompiler {
         var groupOf: [[Int64]: Int] = [:]
         var groupKeys: [[Int64]] = []
         var groups: [[Int32]] = []
-        var tripKey: [Int64] = []
+        var templateKey: [Int64] = []
+        var templateGroup = [Int](repeating: -1, count: start.count - 1)
         for t in 0..<tripCount {
-            key(ofTrip: t, into: &tripKey)
-            if let g = groupOf[tripKey] {
-                groups[g].append(Int32(t))
-            } else {
-                groupOf[tripKey] = groups.count
-                groupKeys.append(tripKey)
-                groups.append([Int32(t)])
+            let j = Int(template[t])
+            if templateGroup[j] < 0 {
+                key(ofTemplate: j, into: &templateKey)
+                if let g = groupOf[templateKey] {
+                    templateGroup[j] = g
+                } else {
+                    templateGroup[j] = groups.count
+                    groupOf[templateKey] = groups.count
+                    groupKeys.append(templateKey)
+                    groups.append([])
+                }
             }
+            groups[templateGroup[j]].append(Int32(t))
         }
         groupOf = [:]
+        templateGroup = []
 
         // Lexicographic order of (arr0, dep0, arr1, dep1, …) extends the "never later at any position"
         // partial order, so first-fit into chains yields chains that are totally ordered.
         func precedes(_ a: Int32, _ b: Int32) -> Bool {
-            let ea = Int(start[Int(a)]), eb = Int(start[Int(b)])
-            let n = Int(start[Int(a) + 1]) - ea
+            let ea = Int(start[Int(template[Int(a)])]), eb = Int(start[Int(template[Int(b)])])
+            let sa = shift[Int(a)], sb = shift[Int(b)]
+            let n = Int(start[Int(template[Int(a)]) + 1]) - ea
             for i in 0..<n {
-                if arr[ea + i] != arr[eb + i] { return arr[ea + i] < arr[eb + i] }
-                if dep[ea + i] != dep[eb + i] { return dep[ea + i] < dep[eb + i] }
+                if arr[ea + i] &+ sa != arr[eb + i] &+ sb { return arr[ea + i] &+ sa < arr[eb + i] &+ sb }
+                if dep[ea + i] &+ sa != dep[eb + i] &+ sb { return dep[ea + i] &+ sa < dep[eb + i] &+ sb }
             }
             return a < b
         }
         func notLater(_ a: Int32, _ b: Int32) -> Bool {
-            let ea = Int(start[Int(a)]), eb = Int(start[Int(b)])
-            let n = Int(start[Int(a) + 1]) - ea
-            for i in 0..<n where arr[ea + i] > arr[eb + i] || dep[ea + i] > dep[eb + i] {
+            let ea = Int(start[Int(template[Int(a)])]), eb = Int(start[Int(template[Int(b)])])
+            let sa = shift[Int(a)], sb = shift[Int(b)]
+            let n = Int(start[Int(template[Int(a)]) + 1]) - ea
+            for i in 0..<n where arr[ea + i] &+ sa > arr[eb + i] &+ sb || dep[ea + i] &+ sa > dep[eb + i] &+ sb {
                 return false
             }
             return true
         }
 
-        arrivals.reserveCapacity(input.eventStop.count)
-        departures.reserveCapacity(input.eventStop.count)
+        arrivals.reserveCapacity(input.tripEventCount)
+        departures.reserveCapacity(input.tripEventCount)
         tripPattern.reserveCapacity(tripCount)
         tripRef.reserveCapacity(tripCount)
         tripRoute.reserveCapacity(tripCount)
@@ -450,9 +460,11 @@ struct TimetableCompiler {
                 patternStopStart.append(Int32(patternStops.count))
                 patternTimeStart.append(Int32(arrivals.count))
                 for t in chain {
-                    let e = Int(start[Int(t)])
-                    arrivals.append(contentsOf: arr[e..<e + length])
-                    departures.append(contentsOf: dep[e..<e + length])
+                    let e = Int(start[Int(template[Int(t)])]), s = shift[Int(t)]
+                    for i in e..<e + length {
+                        arrivals.append(arr[i] &+ s)
+                        departures.append(dep[i] &+ s)
+                    }
                     tripPattern.append(pattern)
                     tripRef.append(input.tripRefs[Int(t)])
                     tripRoute.append(input.routeRefs[Int(t)])

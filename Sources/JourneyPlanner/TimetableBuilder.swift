@@ -67,14 +67,20 @@ public struct TimetableBuilder: Sendable {
     public let minTransferSeconds: Int
 
     var stationGroup: [Int32]
-    // Trips, flat: events of trip i are eventStart[i]..<eventStart[i+1].
+    // Trips: trip i runs the events of template tripTemplate[i], each shifted by tripShift[i] seconds; the events
+    // of template j are eventStart[j]..<eventStart[j+1]. A trip that runs on several days (or a frequency's
+    // starts) is one template with a trip per day, so a city's events are stored once, not once per day.
     var eventStart: [Int32] = [0]
     var eventStop: [Int32] = []
     var eventArrival: [Int32] = []
     var eventDeparture: [Int32] = []
     var eventFlags: [UInt8] = []
+    var tripTemplate: [Int32] = []
+    var tripShift: [Int32] = []
     var tripRefs: [Int] = []
     var routeRefs: [Int] = []
+    /// Stop events of all trips (a template's events count once per trip running it).
+    var tripEventCount = 0
     // Footpaths and transfer rules as given.
     var footFrom: [Int32] = []
     var footTo: [Int32] = []
@@ -119,23 +125,41 @@ public struct TimetableBuilder: Sendable {
         tripRef: Int, routeRef: Int,
         events: some Sequence<StopEvent>
     ) throws(TimetableError) {
+        try addTrips(routeRef: routeRef, events: events, instances: [(tripRef, 0)])
+    }
+
+    /// Adds one trip per instance: the same events, each instance's times shifted by its `shift` seconds (a GTFS
+    /// trip on each of its service days, or a frequency's start times). Same rules as `addTrip`; the events are
+    /// stored once.
+    public mutating func addTrips(
+        routeRef: Int, events: some Sequence<StopEvent>, instances: [(tripRef: Int, shift: Int)]
+    ) throws(TimetableError) {
+        guard let firstRef = instances.first?.tripRef else { return }
         let mark = eventStop.count
         var previousDeparture = Int.min
+        var firstArrival = 0, lastDeparture = 0
         var index = 0
         do throws(TimetableError) {
             for event in events {
                 try checkStop(event.stop)
-                try checkTime(event.arrival)
-                try checkTime(event.departure)
                 if event.arrival < previousDeparture || event.departure < event.arrival {
-                    throw TimetableError.timeTravel(tripRef: tripRef, eventIndex: index)
+                    throw TimetableError.timeTravel(tripRef: firstRef, eventIndex: index)
                 }
+                if index == 0 { firstArrival = event.arrival }
+                lastDeparture = event.departure
                 previousDeparture = event.departure
                 eventStop.append(Int32(event.stop))
-                eventArrival.append(Int32(event.arrival))
-                eventDeparture.append(Int32(event.departure))
+                eventArrival.append(Int32(truncatingIfNeeded: event.arrival))
+                eventDeparture.append(Int32(truncatingIfNeeded: event.departure))
                 eventFlags.append((event.canBoard ? PatternFlag.board : 0) | (event.canAlight ? PatternFlag.alight : 0))
                 index += 1
+            }
+            // Times only grow along a trip, so its first arrival and last departure bound all of them.
+            try checkTime(firstArrival)
+            try checkTime(lastDeparture)
+            for instance in instances {
+                try checkTime(firstArrival + instance.shift)
+                try checkTime(lastDeparture + instance.shift)
             }
         } catch {
             rollBack(to: mark)
@@ -145,9 +169,15 @@ public struct TimetableBuilder: Sendable {
             rollBack(to: mark)
             return
         }
+        let template = Int32(eventStart.count - 1)
         eventStart.append(Int32(eventStop.count))
-        tripRefs.append(tripRef)
-        routeRefs.append(routeRef)
+        for instance in instances {
+            tripTemplate.append(template)
+            tripShift.append(Int32(instance.shift))
+            tripRefs.append(instance.tripRef)
+            routeRefs.append(routeRef)
+        }
+        tripEventCount += index * instances.count
     }
 
     /// Adds a directed walk of `seconds` from one stop to another (the caller's radius walks at its
@@ -191,8 +221,11 @@ public struct TimetableBuilder: Sendable {
         eventArrival = []
         eventDeparture = []
         eventFlags = []
+        tripTemplate = []
+        tripShift = []
         tripRefs = []
         routeRefs = []
+        tripEventCount = 0
     }
 
     // MARK: - Validation

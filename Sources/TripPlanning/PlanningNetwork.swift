@@ -149,37 +149,40 @@ extension RouteDatabase {
         var builder = TimetableBuilder(stopCount: try stopIndexCount(), minTransferSeconds: rules.minTransferSeconds)
         var instanceTrips: [Int32] = [], instanceDays: [Int32] = []
         let (tripRoute, tripService) = try tripRoutesAndServices()
-        var shifted: [StopEvent] = []
+        var events: [StopEvent] = []
+        var instances: [(tripRef: Int, shift: Int)] = []
         try forEachTripSchedule { trip, stopTimes in
             let service = Int(tripService[trip])
-            let routeRef = Int(tripRoute[trip])
             let periods = frequencyPeriods(ofTrip: trip)
-            // One trip instance starting `shift` seconds later on the shared timeline.
-            func add(shift: Int, day: ServiceDate) throws {
-                shifted.removeAll(keepingCapacity: true)
-                for time in stopTimes {
-                    shifted.append(
-                        StopEvent(
-                            stop: time.stopIndex - 1, arrival: time.arrival + shift, departure: time.departure + shift,
-                            canBoard: time.canBoard, canAlight: time.canAlight))
-                }
-                try builder.addTrip(tripRef: instanceTrips.count, routeRef: routeRef, events: shifted)
+            // The trip's instances on the shared timeline: one per service day it runs (a frequency template: one
+            // per start time, shifted from its first departure), all from the same events.
+            instances.removeAll(keepingCapacity: true)
+            func add(shift: Int, day: ServiceDate) {
+                instances.append((instanceTrips.count, shift))
                 instanceTrips.append(Int32(trip))
                 instanceDays.append(Int32(day.dayNumber))
             }
             for (i, date) in dates.enumerated() where active[i].contains(service) {
                 if let periods {
-                    // A frequency template: one trip per start time, the events shifted from its first departure.
                     let first = stopTimes[0].departure
                     for period in periods {
                         for start in stride(from: period.start, to: period.end, by: period.headway) {
-                            try add(shift: start - first + offsets[i], day: date)
+                            add(shift: start - first + offsets[i], day: date)
                         }
                     }
                 } else {
-                    try add(shift: offsets[i], day: date)
+                    add(shift: offsets[i], day: date)
                 }
             }
+            guard !instances.isEmpty else { return }
+            events.removeAll(keepingCapacity: true)
+            for time in stopTimes {
+                events.append(
+                    StopEvent(
+                        stop: time.stopIndex - 1, arrival: time.arrival, departure: time.departure,
+                        canBoard: time.canBoard, canAlight: time.canAlight))
+            }
+            try builder.addTrips(routeRef: Int(tripRoute[trip]), events: events, instances: instances)
         }
         try addTransfers(to: &builder, rules: rules)
         // Out of the variable the closure above captured (a shared box), so the compiler owns the trips alone and

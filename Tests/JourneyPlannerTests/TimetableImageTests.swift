@@ -39,6 +39,49 @@ func readImage(_ bytes: [UInt8]) throws(TimetableImageError) -> LoadedTimetableI
 }
 
 @Suite struct TimetableImageTests {
+    /// A trip running on several days is added once with its days' shifts (`addTrips`); the compiled timetable is
+    /// byte for byte the one made of the same trips shifted and added one by one.
+    @Test(arguments: [UInt64(11), 12, 13, 14])
+    func tripsAddedWithShiftsCompileAsTheShiftedTrips(seed: UInt64) throws {
+        let net = randomNetwork(seed: seed, shape: .medium)
+        let shifts = [0, 86_400, 2 * 86_400 + 300]
+        var oneByOne = TimetableBuilder(stopCount: net.stopCount, minTransferSeconds: net.minTransfer)
+        var shifted = TimetableBuilder(stopCount: net.stopCount, minTransferSeconds: net.minTransfer)
+        var ref = 0
+        for trip in net.trips {
+            var instances: [(tripRef: Int, shift: Int)] = []
+            for shift in shifts {
+                let events = trip.events.map {
+                    StopEvent(
+                        stop: $0.stop, arrival: $0.arrival + shift, departure: $0.departure + shift,
+                        canBoard: $0.canBoard, canAlight: $0.canAlight)
+                }
+                try oneByOne.addTrip(tripRef: ref, routeRef: trip.route, events: events)
+                instances.append((ref, shift))
+                ref += 1
+            }
+            try shifted.addTrips(routeRef: trip.route, events: trip.events, instances: instances)
+        }
+        for f in net.footpaths {
+            try oneByOne.addFootpath(from: f.from, to: f.to, seconds: f.seconds)
+            try shifted.addFootpath(from: f.from, to: f.to, seconds: f.seconds)
+        }
+        let expected = try imageBytes(oneByOne.build())
+        #expect(try imageBytes(shifted.build()) == expected)
+        #expect(!net.trips.isEmpty)
+    }
+
+    /// A shift that takes a trip's times out of the accepted range is refused, naming the time, and adds nothing.
+    @Test func aShiftOutOfRangeIsRefused() throws {
+        var builder = TimetableBuilder(stopCount: 2)
+        let events = [StopEvent(stop: 0, time: 100), StopEvent(stop: 1, time: 200)]
+        let tooLate = TimetableBuilder.timeRange.upperBound
+        #expect(throws: TimetableError.timeOutOfRange(time: 100 + tooLate)) {
+            try builder.addTrips(routeRef: 0, events: events, instances: [(0, 0), (1, tooLate)])
+        }
+        #expect(builder.build().tripCount == 0)
+    }
+
     /// Random networks (after-midnight trips, overtaking, walks, station groups, pair rules, forbidden changes)
     /// through an image: the loaded timetable agrees with the oracle on every query, and with the original.
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
@@ -62,7 +105,9 @@ func readImage(_ bytes: [UInt8]) throws(TimetableImageError) -> LoadedTimetableI
         for q in 0..<150 {
             let query = randomQuery(&rng, stopCount: net.stopCount)
             problems += compare(fromImage, oracle, query, label: "seed \(seed) query \(q)")
-            if fromImage.plan(query) != fromMemory.plan(query) { problems.append("query \(q): image and memory differ") }
+            if fromImage.plan(query) != fromMemory.plan(query) {
+                problems.append("query \(q): image and memory differ")
+            }
         }
         #expect(problems.isEmpty, "\(problems.prefix(5))")
     }
