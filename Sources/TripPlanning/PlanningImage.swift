@@ -102,10 +102,12 @@ public enum PlanningImage {
             walkSpeedMetersPerSecond: network.rules.walkSpeedMetersPerSecond,
             minTransferSeconds: network.rules.minTransferSeconds)
         let writer = try AtomicFileWriter(destination: imagePath, purpose: "timetable")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys  // the same feed and days give the same bytes
         do {
             let bytes = try TimetableImage.write(
                 network.timetable, identity: identity(feedHash: database.feedHash),
-                metadata: Array(try JSONEncoder().encode(metadata)), extras: network.tripInstances.columns
+                metadata: Array(try encoder.encode(metadata)), extras: network.tripInstances.columns
             ) { chunk in try writer.write(chunk) }
             try writer.commit()
             return bytes

@@ -310,4 +310,20 @@ import TripPlanning
         for index in pairs.indices { #expect(concurrent[index] == sequential[index], "plan \(index): \(pairs[index])") }
         #expect(sequential.contains { !$0.options.isEmpty })
     }
+
+    /// The same feed and days give the same image, byte for byte: its metadata's keys are written in order (a
+    /// dictionary's order changes from one process to the next).
+    @Test func theImagesMetadataKeysAreSorted() throws {
+        let db = try RouteDatabase(path: try Self.sample.get())
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: PlanningImage.path(forDatabase: db.path)))
+        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        let json = try #require(text.range(of: "{\"").map { text[$0.lowerBound...] })
+        let object = json[..<(json.firstIndex(of: "}").map { json.index(after: $0) } ?? json.endIndex)]
+        let keys = object.split(separator: ",").compactMap { pair -> String? in
+            let name = pair.drop { $0 == "{" }.split(separator: ":").first
+            return name.map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+        #expect(keys.count >= 8, "\(object)")
+        #expect(keys == keys.sorted(), "\(keys)")
+    }
 }
