@@ -149,7 +149,6 @@ extension RouteDatabase {
         var builder = TimetableBuilder(stopCount: try stopIndexCount(), minTransferSeconds: rules.minTransferSeconds)
         var instanceTrips: [Int32] = [], instanceDays: [Int32] = []
         let (tripRoute, tripService) = try tripRoutesAndServices()
-        var events: [StopEvent] = []
         var instances: [(tripRef: Int, shift: Int)] = []
         try forEachTripSchedule { trip, stopTimes in
             let service = Int(tripService[trip])
@@ -175,12 +174,10 @@ extension RouteDatabase {
                 }
             }
             guard !instances.isEmpty else { return }
-            events.removeAll(keepingCapacity: true)
-            for time in stopTimes {
-                events.append(
-                    StopEvent(
-                        stop: time.stopIndex - 1, arrival: time.arrival, departure: time.departure,
-                        canBoard: time.canBoard, canAlight: time.canAlight))
+            let events = stopTimes.lazy.map {
+                StopEvent(
+                    stop: $0.stopIndex - 1, arrival: $0.arrival, departure: $0.departure, canBoard: $0.canBoard,
+                    canAlight: $0.canAlight)
             }
             try builder.addTrips(routeRef: Int(tripRoute[trip]), events: events, instances: instances)
         }

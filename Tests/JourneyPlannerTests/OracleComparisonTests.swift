@@ -80,24 +80,21 @@ struct OracleComparisonTests {
     /// 10 batches × 4 medium networks × 50 queries = 2,000 queries.
     @Test(arguments: 0..<10)
     func mediumRandomNetworks(batch: Int) throws {
-        var problems: [String] = []
-        for i in 0..<4 {
-            let seed = UInt64(1_000_000 + batch * 100 + i)
-            problems += try runRandomCase(seed: seed, shape: .medium, queries: 50).problems
-            if !problems.isEmpty { break }
-        }
-        #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
+        try expectNoProblems(seeds: (0..<4).map { UInt64(1_000_000 + batch * 100 + $0) }, shape: .medium, queries: 50)
     }
 
     /// 4 batches × 3 networks of frequent lines × 40 queries = 480 queries: earlier and later trips many places
     /// away from the one ridden.
     @Test(arguments: 0..<4)
     func frequentLineNetworks(batch: Int) throws {
+        try expectNoProblems(seeds: (0..<3).map { UInt64(2_000_000 + batch * 100 + $0) }, shape: .frequent, queries: 40)
+    }
+
+    /// Runs the random cases of `seeds` in turn, stopping at the first network with a problem, and expects none.
+    private func expectNoProblems(seeds: [UInt64], shape: NetworkShape, queries: Int) throws {
         var problems: [String] = []
-        for i in 0..<3 {
-            let seed = UInt64(2_000_000 + batch * 100 + i)
-            problems += try runRandomCase(seed: seed, shape: .frequent, queries: 40).problems
-            if !problems.isEmpty { break }
+        for seed in seeds where problems.isEmpty {
+            problems += try runRandomCase(seed: seed, shape: shape, queries: queries).problems
         }
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
     }
