@@ -76,9 +76,7 @@ struct LabelsCommandTests {
         #expect(run.pages == 10)
 
         let pages = try TestSupport.rasterise(pdf: out)
-        let decoder = ZBarDecoder()
-        var decoded: [String] = []
-        for page in pages { decoded += try TestSupport.decodeQRCodes(page, decoder: decoder) }
+        let decoded = try pages.flatMap { try TestSupport.decodeQRCodes($0) }
         #expect(decoded.count == 76)
         #expect(decoded.sorted() == run.labels.map(\.payload).sorted())
 

@@ -262,9 +262,7 @@ struct RenderTests {
         #expect(run.pages == 2)
         let pages = try TestSupport.rasterise(pdf: URL(fileURLWithPath: run.files[0]))
         #expect(pages.count == 2)
-        let decoder = ZBarDecoder()
-        var found: [String] = []
-        for page in pages { found += try TestSupport.decodeQRCodes(page, decoder: decoder) }
+        let found = try pages.flatMap { try TestSupport.decodeQRCodes($0) }
         #expect(found.sorted() == run.labels.map(\.payload).sorted())
         try? FileManager.default.removeItem(at: dir)
     }

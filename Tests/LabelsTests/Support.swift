@@ -8,8 +8,9 @@ import Testing
 /// Helpers for the label tests (running `kiosk`, folders and tools: KioskTesting).
 enum TestSupport {
     /// Rasterises a PDF's pages with poppler's `pdftoppm` (greyscale PGM, which `ImageFile` reads); the set-up
-    /// (kiosk/setup.sh) installs poppler-utils, so its absence fails the test.
-    static func rasterise(pdf: URL, dpi: Int = 150) throws -> [URL] {
+    /// (kiosk/setup.sh) installs poppler-utils, so its absence fails the test. 300 dpi is the least a label
+    /// printer prints at; at 150 dpi a signed label's modules are under four pixels wide.
+    static func rasterise(pdf: URL, dpi: Int = 300) throws -> [URL] {
         let pdftoppm = try #require(
             Programs.which("pdftoppm"), "pdftoppm is not on the PATH: install poppler-utils (kiosk/setup.sh does)")
         let dir = TemporaryFolder.make("pages")
@@ -20,10 +21,12 @@ enum TestSupport {
             .filter { $0.pathExtension == "pgm" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    /// Every QR payload zbar finds in an image file.
-    static func decodeQRCodes(_ file: URL, decoder: ZBarDecoder) throws -> [String] {
+    /// Every QR payload zbar finds in an image file. Each file gets a decoder of its own: zbar's QR reader
+    /// locates codes with a random number generator (RANSAC) whose state carries over from one image to the
+    /// next, so with a shared decoder what a page yields depended on the pages decoded before it.
+    static func decodeQRCodes(_ file: URL) throws -> [String] {
         let frame = try ImageFile.load(file.path)
-        return decoder.decode(frame).filter { $0.symbology == .qrCode }.map(\.lossyText)
+        return ZBarDecoder().decode(frame).filter { $0.symbology == .qrCode }.map(\.lossyText)
     }
 
     /// Symbols in an image file.
