@@ -62,7 +62,7 @@ public final class RouteDatabase: Sendable {
     public let namespaces: FeedNamespaces
     /// The other stops of each stop's interchange of several feeds (`Interchanges`), by stop key.
     let interchangeMembers: [Int: [Int]]
-    let queue: DatabaseQueue
+    let connections: ReadConnections
     /// Reads of this database that SQLite failed (a file corrupted after it was opened): `/health`, `/metrics`.
     public let readHealth = DatabaseReadHealth()
     let calendar: ServiceCalendar
@@ -89,8 +89,8 @@ public final class RouteDatabase: Sendable {
         configuration.readonly = true
         configuration.label = "routes"
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            let loaded = try queue.read {
+            connections = try Self.openConnections(path: path, configuration: configuration)
+            let loaded = try connections.read {
                 db -> (
                     metadata: [String: String], calendar: ServiceCalendar, routes: [Int: RouteInfo],
                     frequencies: [Int: [Frequency]], feedURL: String?, feeds: [FeedRecord], interchanges: [Int: [Int]]
@@ -180,10 +180,22 @@ public final class RouteDatabase: Sendable {
     /// Every route of the feed (loaded when the database was opened), in route_id order.
     public var allRoutes: [RouteInfo] { routes.values.sorted { $0.id < $1.id } }
 
-    /// Runs `body` with read access (one shared connection; lookups are short).
+    /// Opens the read connections, again if an import replaced the file while they were being opened.
+    private static func openConnections(path: String, configuration: Configuration) throws -> ReadConnections {
+        var attempt = 0
+        while true {
+            do {
+                return try ReadConnections(path: path, configuration: configuration)
+            } catch is ReadConnections.ReplacedWhileOpening where attempt < 3 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs `body` with read access, on one of the database's connections (`ReadConnections`).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try queue.read(body)
+            return try connections.read(body)
         } catch let error as DatabaseError {
             if Self.meansDamage(error.resultCode) { readHealth.record(error.message ?? "\(error.resultCode)") }
             throw LookupError.notARouteDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
@@ -194,7 +206,8 @@ public final class RouteDatabase: Sendable {
     /// against `readHealth`. A busy, full or out-of-memory moment does not: one would otherwise mark a sound
     /// database failing until the next import.
     static func meansDamage(_ code: ResultCode) -> Bool {
-        [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_FORMAT, .SQLITE_CANTOPEN].contains(code.primaryResultCode)
+        [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_FORMAT, .SQLITE_CANTOPEN].contains(
+            code.primaryResultCode)
     }
 }
 

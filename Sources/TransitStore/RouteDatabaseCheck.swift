@@ -52,50 +52,49 @@ extension RouteDatabase {
     /// `separateConnection`: check through a connection of its own (the database may be serving requests, which
     /// must not wait behind the check); otherwise through the database's own, for a file nobody reads yet.
     public func verify(separateConnection: Bool) throws {
-        let connection: DatabaseQueue
+        var separate: DatabaseQueue?
         if separateConnection {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.label = "routes-check"
             do {
-                connection = try DatabaseQueue(path: path, configuration: configuration)
+                separate = try DatabaseQueue(path: path, configuration: configuration)
             } catch let error as DatabaseError {
                 throw LookupError.notARouteDatabase(path: path, reason: error.message ?? "\(error.resultCode)")
             }
-        } else {
-            connection = queue
         }
-        defer { if separateConnection { try? connection.close() } }
+        defer { try? separate?.close() }
         let path = self.path
         func refuse(_ reason: String) -> LookupError {
             LookupError.notARouteDatabase(path: path, reason: reason)
         }
-        do {
-            try connection.read { db in
-                // quick_check(1): stop at the first problem; that one is what the log names.
-                let check = try String.fetchAll(db, sql: "PRAGMA quick_check(1)")
-                guard check == ["ok"] else {
-                    // e.g. "*** in database main ***\nPage 204: btreeInitPage() returns error code 11": one line.
-                    let first = (check.first ?? "no answer").split(whereSeparator: \.isNewline).joined(separator: " ")
-                    throw refuse("PRAGMA quick_check: \(first)")
-                }
-                let metadata = Set(try String.fetchAll(db, sql: "SELECT key FROM feed_metadata WHERE value <> ''"))
-                for key in ["schema_version", "feed_hash", "imported_at", "timezone"] where !metadata.contains(key) {
-                    throw refuse("feed_metadata has no \(key): not a finished import")
-                }
-                let counts = try Row.fetchAll(db, sql: "SELECT table_name, row_count FROM table_counts")
-                guard !counts.isEmpty else { throw refuse("table_counts is empty: not a finished import") }
-                for row in counts {
-                    let table: String = row[0]
-                    // Only the import's own table names reach SQL.
-                    guard Schema.countedTables.contains(table) else { continue }
-                    let recorded: Int = row[1]
-                    let found = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1
-                    guard found == recorded else {
-                        throw refuse("\(table) has \(found) rows, the import wrote \(recorded)")
-                    }
+        func check(_ db: Database) throws {
+            // quick_check(1): stop at the first problem; that one is what the log names.
+            let check = try String.fetchAll(db, sql: "PRAGMA quick_check(1)")
+            guard check == ["ok"] else {
+                // e.g. "*** in database main ***\nPage 204: btreeInitPage() returns error code 11": one line.
+                let first = (check.first ?? "no answer").split(whereSeparator: \.isNewline).joined(separator: " ")
+                throw refuse("PRAGMA quick_check: \(first)")
+            }
+            let metadata = Set(try String.fetchAll(db, sql: "SELECT key FROM feed_metadata WHERE value <> ''"))
+            for key in ["schema_version", "feed_hash", "imported_at", "timezone"] where !metadata.contains(key) {
+                throw refuse("feed_metadata has no \(key): not a finished import")
+            }
+            let counts = try Row.fetchAll(db, sql: "SELECT table_name, row_count FROM table_counts")
+            guard !counts.isEmpty else { throw refuse("table_counts is empty: not a finished import") }
+            for row in counts {
+                let table: String = row[0]
+                // Only the import's own table names reach SQL.
+                guard Schema.countedTables.contains(table) else { continue }
+                let recorded: Int = row[1]
+                let found = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1
+                guard found == recorded else {
+                    throw refuse("\(table) has \(found) rows, the import wrote \(recorded)")
                 }
             }
+        }
+        do {
+            if let separate { try separate.read(check) } else { try connections.read(check) }
         } catch let error as DatabaseError {
             throw refuse(error.message ?? "\(error.resultCode)")
         }
