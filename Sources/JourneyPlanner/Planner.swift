@@ -80,7 +80,7 @@ public final class Planner {
         let departure = Int32(query.departure)
         let rounds = query.maxTransfers + 1
         s.forward(departure: departure, rounds: rounds)
-        s.resetLabels()
+        s.resetReverseLabels(keepingForwardBounds: true)
 
         var journeys: [Journey] = []
         var previous = Int32.max
@@ -93,8 +93,9 @@ public final class Planner {
             } else {
                 assertionFailure("reverse search found no departure for an arrival the forward search reached")
             }
-            s.resetLabels()
+            s.resetReverseLabels(keepingForwardBounds: true)
         }
+        s.resetLabels()
         return journeys
     }
 
@@ -129,7 +130,8 @@ public final class Planner {
             previous = leave
             s.forward(departure: leave, rounds: k)
             let arrival = s.roundArrival[k]
-            s.resetLabels()
+            s.resetReverseLabels(keepingForwardBounds: true)
+            defer { s.resetLabels() }
             guard arrival <= Int32(deadline),
                 let start = s.reverse(arrival: arrival, earliest: leave, rounds: k)
             else {
@@ -137,7 +139,6 @@ public final class Planner {
                 continue
             }
             journeys.append(s.journey(from: start))
-            s.resetLabels()
         }
         return journeys
     }
@@ -231,6 +232,13 @@ struct SearchSpace {
     let bestDeadline: UnsafeMutablePointer<Int32>
     var touched: StopSet
     var marked: StopSet
+    /// Set while `bestArrival` and `bestReady` hold the forward search of the same query (departure and
+    /// overlay): the reverse searches then skip every boarding and alighting that the forward search shows no
+    /// journey from the origin can make in time.
+    var forwardBounds = false
+    /// The forward search's best arrival. It labelled only times before its target of the moment, so a stop's
+    /// earliest time is at least the smaller of its label and this: the reverse searches prune below that.
+    var forwardTarget = Int32.max
     var improved: StopSet
     // Per-round reverse labels and parents, index round * n + stop.
     let roundDeadline: UnsafeMutablePointer<Int32>
@@ -416,8 +424,24 @@ struct SearchSpace {
         endpointStops.removeAll()
     }
 
+    /// Undoes what a reverse search wrote, and the marks the last search left, in O(stops touched); with
+    /// `keepingForwardBounds`, keeps the forward search's labels for the next reverse searches to prune with.
+    mutating func resetReverseLabels(keepingForwardBounds: Bool) {
+        for i in 0..<touched.count {
+            let s = Int(touched.items[i])
+            bestBoard[s] = Self.noneBack
+            bestDeadline[s] = Self.noneBack
+        }
+        for i in 0..<roundTouchedCount { roundDeadline[Int(roundTouched[i])] = Self.noneBack }
+        roundTouchedCount = 0
+        marked.removeAll()
+        improved.removeAll()
+        forwardBounds = keepingForwardBounds
+    }
+
     /// Undoes everything a forward or reverse search wrote, in O(stops touched).
     mutating func resetLabels() {
+        forwardBounds = false
         for i in 0..<touched.count {
             let s = Int(touched.items[i])
             bestArrival[s] = Self.none
@@ -462,7 +486,11 @@ struct SearchSpace {
             improved.removeAll()
             if marked.count == 0 { break }
         }
+        forwardTarget = target
     }
+
+    /// Times at or after this are never pruned by the forward bounds (`Int32.min` without them).
+    private var forwardCap: Int32 { forwardBounds ? forwardTarget : .min }
 
     /// Moves marked stops to the pattern queue, remembering per pattern the first (forward) or last
     /// (reverse) position of a marked stop, and clears the marks.
@@ -603,7 +631,8 @@ struct SearchSpace {
         for i in 0..<egressStops.count {
             let p = Int(egressStops.items[i])
             let deadline = arrival - egress[p]
-            if deadline > bound && deadline > bestDeadline[p] {
+            if deadline > bound && deadline > bestDeadline[p] && (deadline >= forwardCap || deadline >= bestArrival[p])
+            {
                 bestDeadline[p] = deadline
                 touched.insert(p)
                 setRoundDeadline(round: 0, stop: p, deadline, via: egressTo[p])
@@ -654,6 +683,7 @@ struct SearchSpace {
         let flags = tt.patternFlags.baseAddress! + base
         let arrivals = tt.arrivals.baseAddress!, departures = tt.departures.baseAddress!
         let bestBoard = self.bestBoard, bestDeadline = self.bestDeadline, access = self.access
+        let cap = forwardCap, bestReady = self.bestReady
         let roundBase = round &* n
         let tripMask = self.tripMask, stopMask = self.stopMask
         let tripFlags = (self.tripFlags ?? UnsafePointer(bitPattern: 1)!) + tripOffset + firstTrip
@@ -671,7 +701,8 @@ struct SearchSpace {
             if stopMask != 0 && stopFlags![s] & stopMask != 0 { f = 0 }
             if trip >= 0 && f & PatternFlag.board != 0 {
                 let d = departures[row &+ i]
-                if d > bound && d > bestBoard[s] {
+                // A trip boarded before the forward search could be at the stop is no journey from the origin.
+                if d > bound && d > bestBoard[s] && (d >= cap || d >= bestReady[s]) {
                     bestBoard[s] = d
                     touched.insert(s)
                     improved.insert(s)
@@ -738,13 +769,15 @@ struct SearchSpace {
 
     private mutating func relaxTransfersReverse(round: Int, bound: Int32) {
         let start = tt.transferInStart, from = tt.transferInStop, seconds = tt.transferInSeconds
+        // An alighting before the forward search's earliest arrival by ride at the stop cannot happen.
+        let cap = forwardCap, bestArrival = self.bestArrival
         for i in 0..<improved.count {
             let q = Int(improved.items[i])
             let b = bestBoard[q]
             let change = tt.changeSeconds[q]
             if change >= 0 {
                 let deadline = b &- change
-                if deadline > bound && deadline > bestDeadline[q] {
+                if deadline > bound && deadline > bestDeadline[q] && (deadline >= cap || deadline >= bestArrival[q]) {
                     bestDeadline[q] = deadline
                     setRoundDeadline(round: round, stop: q, deadline, via: Int32(q))
                     marked.insert(q)
@@ -753,7 +786,7 @@ struct SearchSpace {
             for e in Int(start[q])..<Int(start[q + 1]) {
                 let p = Int(from[e])
                 let deadline = b &- seconds[e]
-                if deadline > bound && deadline > bestDeadline[p] {
+                if deadline > bound && deadline > bestDeadline[p] && (deadline >= cap || deadline >= bestArrival[p]) {
                     bestDeadline[p] = deadline
                     touched.insert(p)
                     setRoundDeadline(round: round, stop: p, deadline, via: Int32(q))
