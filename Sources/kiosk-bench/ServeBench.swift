@@ -119,6 +119,7 @@ struct ServeBench: ParsableCommand {
             config: chosen.contains("plan") ? "[server]\nrate_limits = false\n" : "")
         defer { server.stop() }
         let idleResidentMB = server.residentMB()
+        let idleSplit = server.residentSplit()
         print(
             "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up of \(warmUpSeconds) s, Accept-Encoding: \(acceptEncoding.isEmpty ? "(none)" : acceptEncoding)"
         )
@@ -174,7 +175,7 @@ struct ServeBench: ParsableCommand {
             )
         }
         print(
-            "  after the runs: \(server.nowCacheSummary()); resident \(String(format: "%.1f", idleResidentMB)) MB idle → \(String(format: "%.1f", server.residentMB())) MB"
+            "  after the runs: \(server.nowCacheSummary()); resident \(String(format: "%.1f", idleResidentMB)) MB idle (\(idleSplit)) → \(String(format: "%.1f", server.residentMB())) MB (\(server.residentSplit()))"
         )
         if let first = scripts.first(where: { $0.name == "/api/v1/stops/{random}" })?.paths.first {
             print("  \(first): \(server.bodySizes(first, acceptEncoding: acceptEncoding))")
@@ -377,10 +378,17 @@ final class ServerProcess {
     }
 
     /// The server's resident memory now (`VmRSS`), in MB.
-    func residentMB() -> Double {
+    func residentMB(_ field: String = "VmRSS") -> Double {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") }
         return (line?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? .nan) / 1024
+    }
+
+    /// The resident size split: the process's own memory, and the pages of mapped files (the timetable image,
+    /// the executable) that the page cache holds and can drop.
+    func residentSplit() -> String {
+        String(
+            format: "%.1f MB its own (RssAnon), %.1f MB of mapped files", residentMB("RssAnon"), residentMB("RssFile"))
     }
 
     func stop() {
