@@ -21,11 +21,16 @@ final class ReadConnections: Sendable {
     /// each, and at least four.
     static var defaultCount: Int { max(4, 2 * ProcessInfo.processInfo.activeProcessorCount) }
 
-    init(path: String, configuration: Configuration, count: Int = ReadConnections.defaultCount) throws {
+    /// `afterOpeningFirst`: tests replace the file there.
+    init(
+        path: String, configuration: Configuration, count: Int = ReadConnections.defaultCount,
+        afterOpeningFirst: () throws -> Void = {}
+    ) throws {
         let first = try DatabaseQueue(path: path, configuration: configuration)
         var connections = [first]
         if count > 1 {
             let identity = try first.read(Self.importIdentity)
+            try afterOpeningFirst()
             for _ in 1..<count {
                 let connection = try DatabaseQueue(path: path, configuration: configuration)
                 guard try connection.read(Self.importIdentity) == identity else {

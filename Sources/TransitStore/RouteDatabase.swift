@@ -182,14 +182,16 @@ public final class RouteDatabase: Sendable {
 
     /// Opens the read connections, again if an import replaced the file while they were being opened.
     private static func openConnections(path: String, configuration: Configuration) throws -> ReadConnections {
-        var attempt = 0
-        while true {
+        let attempts = 4
+        for _ in 0..<attempts {
             do {
                 return try ReadConnections(path: path, configuration: configuration)
-            } catch is ReadConnections.ReplacedWhileOpening where attempt < 3 {
-                attempt += 1
+            } catch is ReadConnections.ReplacedWhileOpening {
+                continue
             }
         }
+        throw LookupError.notARouteDatabase(
+            path: path, reason: "the file was replaced by another import each of the \(attempts) times it was opened")
     }
 
     /// Runs `body` with read access, on one of the database's connections (`ReadConnections`).

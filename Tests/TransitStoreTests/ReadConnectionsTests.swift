@@ -73,4 +73,27 @@ import Testing
         #expect(names.count == database.connections.count)
         #expect(names.allSatisfy { (try? $0.get()) == "Primera" }, "\(names)")
     }
+
+    @Test("a file replaced while its connections are being opened is noticed, not read as one import")
+    func aReplacementWhileOpeningIsNoticed() throws {
+        let folder = TemporaryFolder.make("connections")
+        let path = folder.appendingPathComponent("routes.sqlite").path
+        let next = folder.appendingPathComponent("next.sqlite").path
+        try Self.imported(TestSupport.writeFeed(TestSupport.minimalFeed), to: path)
+        var renamed = TestSupport.minimalFeed
+        renamed["stops.txt"] = renamed["stops.txt"]!.replacingOccurrences(of: "Primera", with: "Nueva")
+        try Self.imported(TestSupport.writeFeed(renamed), to: next)
+        var configuration = Configuration()
+        configuration.readonly = true
+        #expect(throws: ReadConnections.ReplacedWhileOpening.self) {
+            _ = try ReadConnections(path: path, configuration: configuration, count: 2) {
+                #expect(rename(next, path) == 0)
+            }
+        }
+        // Opened afterwards, every connection reads the new import.
+        let connections = try ReadConnections(path: path, configuration: configuration, count: 2)
+        #expect(
+            try connections.read { try String.fetchOne($0, sql: "SELECT stop_name FROM stops WHERE stop_id = 'S1'") }
+                == "Nueva")
+    }
 }
