@@ -311,6 +311,9 @@ final class LatencyProbe: @unchecked Sendable {
 final class ServerProcess {
     let process = Process()
     let base: String
+    /// Stop the server (and remove the work folder) when the benchmark is interrupted or terminated (Ctrl-C,
+    /// `timeout`): `stop()` runs only on a normal exit, and an orphaned server would go on running.
+    private var signalSources: [DispatchSourceSignal] = []
 
     init(kiosk: String, db: String, at: String, work: URL, config text: String = "") throws {
         let config = work.appendingPathComponent("bench.toml")
@@ -324,6 +327,19 @@ final class ServerProcess {
         process.standardOutput = FileHandle(forWritingAtPath: log.path)
         process.standardError = FileHandle(forWritingAtPath: log.path)
         try process.run()
+        let pid = process.processIdentifier
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let workPath = work.path
+            source.setEventHandler {
+                kill(pid, SIGTERM)
+                try? FileManager.default.removeItem(atPath: workPath)
+                exit(128 + number)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
         var found: String?
         for _ in 0..<600 where found == nil && process.isRunning {
             Thread.sleep(forTimeInterval: 0.1)
