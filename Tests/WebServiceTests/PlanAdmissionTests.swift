@@ -31,7 +31,9 @@ import Testing
                 }
                 try await Self.waitFor { service.plans.load.admitted == 5 }
                 #expect(service.plans.load.active == 2 && service.plans.load.queued == 3)
-                for uri in [Self.plan, "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00", "/plan?from=1091&to=1011"] {
+                for uri in [
+                    Self.plan, "/api/v1/plan/map.svg?from=1091&to=1011&at=2026-11-25T08:00", "/plan?from=1091&to=1011",
+                ] {
                     try await client.execute(uri: uri, method: .get) { response in
                         #expect(response.status == .serviceUnavailable, "\(uri)")
                         #expect(response.headers[.retryAfter] == "2", "\(uri)")
@@ -57,6 +59,19 @@ import Testing
         #expect(service.plans.load.refused == 3)
         // A slot is given back just after its plan's answer is handed over.
         try await Self.waitFor { service.plans.load.active == 0 && service.plans.load.queued == 0 }
+    }
+
+    /// On Linux a nice value belongs to a thread; 0 names the calling one.
+    static func callingThreadNice() -> Int32 { getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+
+    @Test("plans compute on threads of their own, at a lower scheduling priority than the rest of the server")
+    func plansRunAtALowerPriority() async throws {
+        let admission = PlanAdmission(running: 2, waiting: 2)
+        let base = Self.callingThreadNice()
+        let seen = try await admission.run { (Self.callingThreadNice(), Thread.current.name ?? "") }
+        #expect(seen.0 == min(19, base + admission.threads.niceness))
+        #expect(admission.threads.niceness > 0)
+        #expect(seen.1 == "kiosk-plans")
     }
 
     /// Waiting plans start in the order they came, as slots free up.

@@ -23,6 +23,8 @@ public final class BlockingWork: Sendable {
     public var waiting: Int { queue.state.withLock { $0.waitingLimit } }
     /// How much lower than the server's other threads the pool's threads are scheduled (Linux `nice`, 0–19).
     public let niceness: Int32
+    /// The threads' name, as `ps -L` shows it (at most 15 bytes).
+    let threadName: String
     private let queue: JobQueue
     /// Tests: while set, every job waits for it before computing (so the threads and the queue fill up in a known
     /// order, without timing).
@@ -33,12 +35,15 @@ public final class BlockingWork: Sendable {
     ///   - waiting: jobs waiting beyond those; default 64 or 16 per thread, whichever is more (the jobs are
     ///     milliseconds each: a full queue is a wait of tens of milliseconds, not seconds).
     ///   - niceness: the threads' `nice` relative to the process (0 for none).
+    ///   - threadName: what `ps -L` calls the threads.
     public init(
-        threads: Int = ProcessInfo.processInfo.activeProcessorCount, waiting: Int? = nil, niceness: Int32 = 5
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, waiting: Int? = nil, niceness: Int32 = 5,
+        threadName: String = "kiosk-blocking"
     ) {
         let threads = max(1, threads)
         self.threads = threads
         self.niceness = niceness
+        self.threadName = threadName
         queue = JobQueue(threads: threads, waitingLimit: max(0, waiting ?? max(64, 16 * threads)))
     }
 
@@ -85,15 +90,22 @@ public final class BlockingWork: Sendable {
         }
     }
 
+    /// Runs `job` on one of the pool's threads after the jobs queued before it, whatever the queue's length: for a
+    /// caller that bounds its own work (`PlanAdmission`).
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        if queue.admit(job, bounded: false).startThreads { startThreadsOnce() }
+    }
+
     /// Starts the pool's threads on first use (a service that never blocks starts none).
     private func startThreadsOnce() {
         let queue = self.queue
         let niceness = self.niceness
+        let name = threadName
         for _ in 0..<threads {
             Thread {
                 // Named from inside (as `ps -L` and debuggers show it; at most 15 bytes): Foundation does not pass
                 // a name set before `start` on to the thread on Linux.
-                Thread.current.name = "kiosk-blocking"
+                Thread.current.name = name
                 if niceness > 0 {
                     // On Linux a nice value belongs to a thread: 0 names the calling one.
                     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
@@ -123,7 +135,11 @@ private final class JobQueue: Sendable {
         var waitingCount: Int { jobs.count - head }
     }
 
-    enum Admission { case queued(startThreads: Bool), refused(waiting: Int) }
+    enum Admission {
+        case queued(startThreads: Bool), refused(waiting: Int)
+
+        var startThreads: Bool { if case .queued(true) = self { true } else { false } }
+    }
 
     let state: Mutex<State>
     let threads: Int
@@ -135,10 +151,11 @@ private final class JobQueue: Sendable {
         state = Mutex(State(waitingLimit: waitingLimit))
     }
 
-    /// Queues `job` when fewer than `threads + waitingLimit` jobs are in the pool, else refuses it.
-    func admit(_ job: @escaping Job) -> Admission {
+    /// Queues `job` when fewer than `threads + waitingLimit` jobs are in the pool (or always, not `bounded`), else
+    /// refuses it.
+    func admit(_ job: @escaping Job, bounded: Bool = true) -> Admission {
         let admission = state.withLock { state -> Admission in
-            guard state.active + state.waitingCount < threads + state.waitingLimit else {
+            guard !bounded || state.active + state.waitingCount < threads + state.waitingLimit else {
                 state.refused += 1
                 return .refused(waiting: state.waitingLimit)
             }

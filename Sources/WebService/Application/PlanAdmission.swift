@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// Journey plans are the server's expensive answers, so they are admitted rather than queued without end: at most
-/// `running` compute at once (the machine's cores), on threads of their own — never on the event loops or Swift's
-/// cooperative threads, so `/health`, stop views and pages keep answering at full plan load — at most `waiting`
+/// `running` compute at once (the machine's cores), on threads of their own at a lower scheduling priority — never
+/// on the event loops or Swift's cooperative threads, so `/health`, stop views and pages keep answering at full plan
+/// load, and first when the cores are busy — at most `waiting`
 /// more wait their turn, in order, and any more are refused at once with 503 problem+json and `Retry-After`, as
 /// the spoken stop view is.
 public final class PlanAdmission: Sendable {
@@ -12,7 +13,9 @@ public final class PlanAdmission: Sendable {
     public var running: Int { state.withLock { $0.running } }
     /// Plans waiting for a free slot; beyond that, 503.
     public var waiting: Int { state.withLock { $0.waiting } }
-    private let queue = DispatchQueue(label: "stopkiosk.web.plans", qos: .userInitiated, attributes: .concurrent)
+    /// Where admitted plans compute: threads at `nice` 5, as the other blocking work's. (On Dispatch's threads they
+    /// competed with the event loops as equals: with both cores planning, `/health` waited up to 20–36 ms.)
+    let threads = BlockingWork(niceness: 5, threadName: "kiosk-plans")
     private let state: Mutex<State>
     /// Tests: while set, every admitted plan waits for it before computing (so slots and the queue fill up in a
     /// known order, without timing).
@@ -95,7 +98,7 @@ public final class PlanAdmission: Sendable {
     }
 
     private func start(_ job: Job) {
-        queue.async { [self] in
+        threads.submit { [self] in
             job.run()
             let next = state.withLock { state -> Job? in
                 if state.queued.isEmpty {
