@@ -232,6 +232,7 @@ struct SearchSpace {
     let bestDeadline: UnsafeMutablePointer<Int32>
     var touched: StopSet
     var marked: StopSet
+    var improved: StopSet
     /// Set while `bestArrival` and `bestReady` hold the forward search of the same query (departure and
     /// overlay): the reverse searches then skip every boarding and alighting that the forward search shows no
     /// journey from the origin can make in time.
@@ -239,7 +240,6 @@ struct SearchSpace {
     /// The forward search's best arrival. It labelled only times before its target of the moment, so a stop's
     /// earliest time is at least the smaller of its label and this: the reverse searches prune below that.
     var forwardTarget = Int32.max
-    var improved: StopSet
     // Per-round reverse labels and parents, index round * n + stop.
     let roundDeadline: UnsafeMutablePointer<Int32>
     let roundDeadlineVia: UnsafeMutablePointer<Int32>
@@ -441,19 +441,13 @@ struct SearchSpace {
 
     /// Undoes everything a forward or reverse search wrote, in O(stops touched).
     mutating func resetLabels() {
-        forwardBounds = false
+        resetReverseLabels(keepingForwardBounds: false)
         for i in 0..<touched.count {
             let s = Int(touched.items[i])
             bestArrival[s] = Self.none
             bestReady[s] = Self.none
-            bestBoard[s] = Self.noneBack
-            bestDeadline[s] = Self.noneBack
         }
         touched.removeAll()
-        for i in 0..<roundTouchedCount { roundDeadline[Int(roundTouched[i])] = Self.noneBack }
-        roundTouchedCount = 0
-        marked.removeAll()
-        improved.removeAll()
     }
 
     // MARK: Forward search
