@@ -302,7 +302,7 @@ let package = Package(
             name: "WebServiceTests",
             dependencies: [
                 "WebService", "KioskConfiguration", "StopPresentation", "StopCodes", "TransitStore", "TransitModel",
-                "TripPlanning", "SampleData", "KioskTesting", "Realtime", "Speech",
+                "TripPlanning", "SampleData", "KioskTesting", "Realtime", "Speech", "SystemSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -7,6 +7,7 @@ import Scanning
 import Speech
 import StopCodes
 import StopPresentation
+import SystemSupport
 import TransitModel
 import TransitStore
 import TripPlanning
@@ -511,13 +512,13 @@ public final class KioskApp {
         }
         health.noteScanThread(running: true, decoders: config.decoders)
         let thread = Thread {
+            ThreadName.setCurrent("kiosk-scan")
             KioskScanLoop(
                 input: input, config: config, queue: queue, control: control, pacedDemo: !options.unpacedDemo,
                 frameLimit: options.frameLimit, health: health
             ).run()
             health.noteScanThread(running: false, decoders: [])
         }
-        thread.name = "kiosk-scan"
         thread.start()
     }
 }

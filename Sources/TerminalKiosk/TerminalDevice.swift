@@ -2,6 +2,7 @@ import Foundation
 import KioskConfiguration
 import ScanService
 import StopPresentation
+import SystemSupport
 import TransitModel
 
 #if canImport(Glibc)
@@ -115,6 +116,7 @@ final class KeyReader: @unchecked Sendable {
     func start(_ deliver: @escaping @Sendable (KioskKey) -> Void, onEnd: @escaping @Sendable () -> Void) {
         let fd = self.fd
         let thread = Thread { [self] in
+            ThreadName.setCurrent("kiosk-keys")
             var parser = KeyInputParser()
             var buffer = [UInt8](repeating: 0, count: 256)
             while !self.isStopped {
@@ -137,7 +139,6 @@ final class KeyReader: @unchecked Sendable {
                 for key in parser.feed(Array(buffer[0..<n])) { deliver(key) }
             }
         }
-        thread.name = "kiosk-keys"
         thread.start()
     }
 

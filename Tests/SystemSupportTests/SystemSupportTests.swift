@@ -144,3 +144,20 @@ import Testing
         observation.cancel()
     }
 }
+
+@Suite struct ThreadNameTests {
+    /// Named from inside a thread of its own, so the test runner's threads keep their names; cut to the kernel's 15
+    /// bytes, as `ps -L` shows it.
+    @Test func aThreadNamesItselfAndLongNamesAreCut() async {
+        let names: (short: String, long: String) = await withCheckedContinuation { continuation in
+            Thread {
+                ThreadName.setCurrent("kiosk-test")
+                let short = ThreadName.current
+                ThreadName.setCurrent("kiosk-a-name-far-too-long")
+                continuation.resume(returning: (short, ThreadName.current))
+            }.start()
+        }
+        #expect(names.short == "kiosk-test")
+        #expect(names.long == "kiosk-a-name-fa")
+    }
+}

@@ -6,6 +6,7 @@ import KioskConfiguration
 import Logging
 import NIOCore
 import NIOEmbedded
+import SystemSupport
 import Testing
 
 @testable import WebService
@@ -96,7 +97,7 @@ import Testing
         let pool = BlockingWork(threads: 1, waiting: 3)
         let gate = DispatchSemaphore(value: 0)
         pool.gate.withLock { $0 = gate }
-        let order = OrderLog()
+        let order = SharedLog<Int>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<4 {
                 group.addTask { try await pool.run { order.append(i) } }
@@ -111,6 +112,30 @@ import Testing
         #expect(try await pool.run { 6 * 7 } == 42)
         await #expect(throws: FixtureError.self) { try await pool.run { throw FixtureError("inside") } }
         #expect(pool.load.refused == 1 && pool.load.admitted == 6)
+    }
+
+    /// Every thread of a pool carries the pool's name, however soon it starts running after it is created. (Named
+    /// through Foundation, a thread that ran before its creator's `start` returned kept its creator's name: one
+    /// thread in about 40 here.)
+    @Test func everyThreadOfAPoolCarriesItsName() async throws {
+        let pools = 16
+        let threads = 8
+        let names = SharedLog<String>()
+        for _ in 0..<pools {
+            let pool = BlockingWork(threads: threads, niceness: 0, threadName: "kiosk-named")
+            let gate = DispatchSemaphore(value: 0)
+            pool.gate.withLock { $0 = gate }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<threads {
+                    group.addTask { try await pool.run { names.append(ThreadName.current) } }
+                }
+                // All held at the gate at once: each job is on a thread of its own.
+                try await PlanAdmissionTests.waitFor { pool.load.active == threads }
+                gate.signal()
+                try await group.waitForAll()
+            }
+        }
+        #expect(names.values == Array(repeating: "kiosk-named", count: pools * threads))
     }
 }
 
@@ -205,7 +230,8 @@ extension SlowReaderGuardTests {
             #expect(service.slowReaders.closedConnections == 1, "the stalled connection was not closed")
             let other = try RawSocket(port: port, readTimeoutSeconds: hangGuard)
             other.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(String(decoding: await offPool { other.readToEnd() }.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            #expect(
+                String(decoding: await offPool { other.readToEnd() }.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
             // What the stalled client finds when it reads at last: part of the answers, then the end.
             let received = await offPool { stalled.readToEnd() }
             #expect(received.closedByServer, "\(received.ending)")

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
+import SystemSupport
 import Testing
 
 @testable import WebService
@@ -68,7 +69,7 @@ import Testing
     func plansRunAtALowerPriority() async throws {
         let admission = PlanAdmission(running: 2, waiting: 2)
         let base = Self.callingThreadNice()
-        let seen = try await admission.run { (Self.callingThreadNice(), Thread.current.name ?? "") }
+        let seen = try await admission.run { (Self.callingThreadNice(), ThreadName.current) }
         #expect(seen.0 == min(19, base + admission.threads.niceness))
         #expect(admission.threads.niceness > 0)
         #expect(seen.1 == "kiosk-plans")
@@ -79,7 +80,7 @@ import Testing
         let admission = PlanAdmission(running: 1, waiting: 4)
         let gate = DispatchSemaphore(value: 0)
         admission.gate.withLock { $0 = gate }
-        let order = OrderLog()
+        let order = SharedLog<Int>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<5 {
                 group.addTask { try await admission.run { order.append(i) } }
@@ -93,8 +94,9 @@ import Testing
     }
 }
 
-final class OrderLog: Sendable {
-    private let log = Mutex<[Int]>([])
-    func append(_ value: Int) { log.withLock { $0.append(value) } }
-    var values: [Int] { log.withLock { $0 } }
+/// Values appended from several threads, in the order they came.
+final class SharedLog<Value: Sendable>: Sendable {
+    private let log = Mutex<[Value]>([])
+    func append(_ value: Value) { log.withLock { $0.append(value) } }
+    var values: [Value] { log.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -103,9 +104,8 @@ public final class BlockingWork: Sendable {
         let name = threadName
         for _ in 0..<threads {
             Thread {
-                // Named from inside (as `ps -L` and debuggers show it; at most 15 bytes): Foundation does not pass
-                // a name set before `start` on to the thread on Linux.
-                Thread.current.name = name
+                // Not `Thread.current.name`: Foundation drops that name when the thread runs before `start` returns.
+                ThreadName.setCurrent(name)
                 if niceness > 0 {
                     // On Linux a nice value belongs to a thread: 0 names the calling one.
                     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)

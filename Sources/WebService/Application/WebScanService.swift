@@ -5,6 +5,7 @@ import Scanning
 import ServiceLifecycle
 import StopPresentation
 import Synchronization
+import SystemSupport
 import TransitModel
 
 /// The scan service behind `/kiosk`: reads frames from the configured camera, a replay or the recorded demo
@@ -34,10 +35,10 @@ public final class WebScanService: Service, Sendable {
             await withGracefulShutdownHandler {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     let thread = Thread { [self] in
+                        ThreadName.setCurrent("kiosk-serve-scan")
                         loop(stopped: { stop.withLock { $0 } })
                         done.resume()
                     }
-                    thread.name = "kiosk-serve-scan"
                     thread.start()
                 }
             } onGracefulShutdown: {
