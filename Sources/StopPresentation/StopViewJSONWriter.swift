@@ -204,28 +204,57 @@ struct PrettyJSON {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// A JSON string: the text's UTF-8 copied in runs, with escapes only where JSON or `JSONText` asks for them.
     mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        for scalar in value.unicodeScalars {
-            switch scalar.value {
-            case 0x22: bytes.append(contentsOf: #"\""#.utf8)
-            case 0x5C: bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
-            case 0x00..<0x20: unicodeEscape(scalar)
-            case 0x20..<0x80: bytes.append(UInt8(scalar.value))
-            default:
-                if JSONText.needsEscape(scalar) {
-                    unicodeEscape(scalar)
-                } else {
-                    UTF8.encode(scalar) { bytes.append($0) }
-                }
-            }
-        }
+        var value = value
+        value.withUTF8 { appendEscaped($0) }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var run = 0  // where the bytes not yet copied begin
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x80 {
+                // A scalar of 2 to 4 bytes (a String's UTF-8 is valid), kept unless JSONText escapes it.
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                var value = UInt32(byte) & (0xFF >> (length + 1))
+                for next in utf8[(index + 1)..<(index + length)] { value = value << 6 | UInt32(next & 0x3F) }
+                let scalar = Unicode.Scalar(value)!
+                if JSONText.needsEscape(scalar) {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                    unicodeEscape(scalar)
+                    run = index + length
+                }
+                index += length
+                continue
+            }
+            let escape: StaticString?
+            switch byte {
+            case 0x22: escape = #"\""#
+            case 0x5C: escape = #"\\"#
+            case 0x0A: escape = #"\n"#
+            case 0x0D: escape = #"\r"#
+            case 0x09: escape = #"\t"#
+            case 0x08: escape = #"\b"#
+            case 0x0C: escape = #"\f"#
+            case 0x00..<0x20: escape = nil
+            default:
+                index += 1
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+            if let escape {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+            } else {
+                unicodeEscape(Unicode.Scalar(byte))
+            }
+            index += 1
+            run = index
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
     }
 
     private mutating func unicodeEscape(_ scalar: Unicode.Scalar) {
