@@ -49,13 +49,30 @@ struct CORSAllowListMiddleware: RouterMiddleware {
 
 /// The `ETag` of an answer (`Answers.body` sets it; `CompressionMiddleware` answers `If-None-Match` with it).
 enum ETag {
-    /// `"<16 hex digits>"`: FNV-1a 64 of the bytes.
+    /// `"<16 hex digits>"`: a 64-bit hash of the bytes taken eight at a time (each word multiplied in, then the high
+    /// bits folded down, so every byte reaches every bit). Byte at a time, FNV-1a cost 3 % of an uncached stop
+    /// view's CPU for its 17 KB. The same bytes give the same tag in every process, as replicas behind a cache need.
+    static func of(_ buffer: ByteBuffer) -> String {
+        buffer.withUnsafeReadableBytes { of($0) }
+    }
+
     static func of(_ bytes: some Sequence<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
+        Array(bytes).withUnsafeBytes { of($0) }
+    }
+
+    private static func of(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 29
         }
+        let words = bytes.count / 8
+        for index in 0..<words {
+            mix(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
+        }
+        var tail: UInt64 = 0
+        for (shift, byte) in bytes[(words * 8)...].enumerated() { tail |= UInt64(byte) << (8 * shift) }
+        mix(tail)
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
     }

@@ -15,7 +15,7 @@ import NIOCore
 ///   bodies are never read here.
 /// - `If-None-Match` is answered here, after the variant is known (the handlers below never see it): a GET or HEAD
 ///   whose `200` answer's final tag (either variant) is named, or `*`, gets `304` with the answer's headers but
-///   none describing a body. The tag is an FNV-1a hash of the identity bytes (`ETag.of`), so identical answers
+///   none describing a body. The tag is a hash of the identity bytes (`ETag.of`), so identical answers
 ///   get identical tags on every instance behind a load balancer.
 struct CompressionMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext

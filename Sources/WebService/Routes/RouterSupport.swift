@@ -75,7 +75,7 @@ enum Answers {
 
     static func body(_ buffer: ByteBuffer, contentType: String, cacheSeconds: Int?) -> Answer {
         var headers: HTTPFields = [.contentType: contentType]
-        headers[.eTag] = ETag.of(buffer.readableBytesView)
+        headers[.eTag] = ETag.of(buffer)
         if let cacheSeconds, cacheSeconds > 0 {
             headers[.cacheControl] = "public, max-age=\(cacheSeconds)"
         } else {
