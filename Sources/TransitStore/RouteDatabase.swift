@@ -63,6 +63,8 @@ public final class RouteDatabase: Sendable {
     /// The other stops of each stop's interchange of several feeds (`Interchanges`), by stop key.
     let interchangeMembers: [Int: [Int]]
     let connections: ReadConnections
+    /// Each stop's nearby stops, once found (they do not depend on the time asked for).
+    let nearbyCache = NearbyStopCache()
     /// Reads of this database that SQLite failed (a file corrupted after it was opened): `/health`, `/metrics`.
     public let readHealth = DatabaseReadHealth()
     let calendar: ServiceCalendar

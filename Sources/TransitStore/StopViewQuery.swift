@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import TransitModel
 
 extension RouteDatabase {
@@ -324,14 +325,20 @@ extension RouteDatabase {
             }
     }
 
+    /// The stops near `stop`, nearest first: found once per stop, radius and limit, then kept (`nearbyCache`), as
+    /// they do not change with the time asked for.
     func nearbyStops(around stop: ResolvedStop, radius: Double, _ db: Database, limit: Int = 12) throws -> [NearbyStop]
     {
         guard radius > 0, let center = stop.stop.coordinate ?? stop.platforms.lazy.compactMap(\.coordinate).first else {
             return []
         }
+        let key = NearbyStopCache.Key(stop: stop.stopIndex, radius: radius, limit: limit)
+        if let known = nearbyCache[key] { return known }
         // Other platforms of the same station count as nearby: they are where a passenger changes.
-        return try nearbyStops(
+        let found = try nearbyStops(
             around: center, excluding: Set(stop.platformIndexes + [stop.stopIndex]), radius: radius, db, limit: limit)
+        nearbyCache[key] = found
+        return found
     }
 
     /// The boarding stops within `radiusMeters` of a point, nearest first, with the direction from the point and
@@ -387,4 +394,32 @@ extension RouteDatabase {
             indexes.sorted { rank($0) < rank($1) }.compactMap { routes[$0]?.label }
         }
     }
+}
+
+/// The nearby stops of the stops asked for lately, by stop, radius and limit: a stop view's nearby stops cost a
+/// fifth of an uncached view and never change within one database. Bounded by `capacity` lists (a few KB each);
+/// when full it starts again empty, which keeps it simple and its memory fixed.
+final class NearbyStopCache: Sendable {
+    struct Key: Hashable {
+        var stop: Int
+        var radius: Double
+        var limit: Int
+    }
+
+    let capacity: Int
+    private let lists = Mutex<[Key: [NearbyStop]]>([:])
+
+    init(capacity: Int = 16384) { self.capacity = capacity }
+
+    subscript(key: Key) -> [NearbyStop]? {
+        get { lists.withLock { $0[key] } }
+        set {
+            lists.withLock { lists in
+                if lists.count >= capacity && lists[key] == nil { lists.removeAll(keepingCapacity: true) }
+                lists[key] = newValue
+            }
+        }
+    }
+
+    var count: Int { lists.withLock { $0.count } }
 }

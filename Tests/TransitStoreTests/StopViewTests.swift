@@ -116,6 +116,23 @@ import TransitModel
         #expect(try view(db, "1091", at: "2026-11-25T08:00", radius: 0).nearby.isEmpty)
     }
 
+    /// Nearby stops are kept per stop, radius and limit once found: a view at another time, or from a database
+    /// opened afresh, lists the same ones; another radius is its own entry; a full cache starts again empty.
+    @Test func nearbyStopsAreKeptPerStopAndRadius() throws {
+        let db = try RouteDatabase(path: try Self.sample.get().path)
+        let first = try view(db, "1091", at: "2026-11-25T08:00")
+        #expect(db.nearbyCache.count == 1)
+        #expect(try view(db, "1091", at: "2026-11-25T17:30").nearby == first.nearby)
+        #expect(db.nearbyCache.count == 1)
+        let wider = try view(db, "1091", at: "2026-11-25T08:00", radius: 800)
+        #expect(db.nearbyCache.count == 2 && wider.nearby.count >= first.nearby.count)
+        #expect(try view(RouteDatabase(path: db.path), "1091", at: "2026-11-25T17:30").nearby == first.nearby)
+
+        let small = NearbyStopCache(capacity: 2)
+        for stop in 0..<3 { small[.init(stop: stop, radius: 400, limit: 12)] = [] }
+        #expect(small.count == 1 && small[.init(stop: 2, radius: 400, limit: 12)] == [])
+    }
+
     @Test func unknownStopSuggestsCodesAndNames() throws {
         let db = try Self.sample.get()
         #expect {
