@@ -396,9 +396,9 @@ extension RouteDatabase {
     }
 }
 
-/// The nearby stops of the stops asked for lately, by stop, radius and limit: a stop view's nearby stops cost a
-/// fifth of an uncached view and never change within one database. Bounded by `capacity` lists (a few KB each);
-/// when full it starts again empty, which keeps it simple and its memory fixed.
+/// The nearby stops of the stops asked for lately, by stop, radius and limit: finding them was about a fifth of an
+/// uncached stop view's cost, and they never change within one database. Bounded by `capacity` lists (about 1.3 KB
+/// each: 13 MB for a 10,000-stop city); when full it starts again empty, which keeps it simple and its memory fixed.
 final class NearbyStopCache: Sendable {
     struct Key: Hashable {
         var stop: Int
