@@ -72,7 +72,7 @@ struct ImportBench: ParsableCommand {
             feed: \(feed) (\(rows) stop_times)
             our whole-feed import:        min \(Measure.format(ours.min()!))  median \(Measure.format(Measure.median(ours)))
             sqlite3 .import stop_times:   min \(Measure.format(peer.min()!))  median \(Measure.format(Measure.median(peer)))
-            ratio ours/sqlite3:           min \(String(format: "%.2f", ratios.min()!))  median \(String(format: "%.2f", Measure.median(ratios)))  (target ≤ 2.0, goal 1.5)
+            ratio ours/sqlite3:           min \(String(format: "%.2f", ratios.min()!))  median \(String(format: "%.2f", Measure.median(ratios)))  (target ≤ 1.2, goal 1.0)
             peak resident memory of this benchmark process (our imports): \(String(format: "%.0f", Measure.peakResidentMB())) MB
             peak resident memory of a 'kiosk import' process: \(command.map { String(format: "%.0f MB", $0.peakResidentMB) } ?? "not measured (build kiosk)") (limit 150 MB)
             """)
