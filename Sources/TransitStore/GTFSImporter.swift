@@ -35,10 +35,10 @@ public struct ImportSummary: Sendable {
 
 /// Imports a GTFS feed (zip or directory) into a fresh route database, atomically.
 ///
-/// The database is built in a temporary file beside the target, checked (`PRAGMA integrity_check` and row
-/// counts), and only then renamed over the target. If anything fails — a bad row, a full disk, the process
-/// killed — the previous database is untouched and still opens. Files are streamed, so memory stays bounded
-/// by the number of stops and trips (kept in ID maps), never by the number of stop times.
+/// The database is built in a temporary file beside the target, checked (all that `PRAGMA integrity_check` checks,
+/// and the row counts: `ImportIntegrityCheck`), and only then renamed over the target. If anything fails — a bad
+/// row, a full disk, the process killed — the previous database is untouched and still opens. Files are streamed,
+/// so memory stays bounded by the number of stops and trips (kept in ID maps), never by the number of stop times.
 public struct GTFSImporter {
     /// The feeds, imported one after the other into one database; with several, each feed's GTFS ids are
     /// stored as `FEEDID:ID` (see `FeedInput`).
@@ -1401,23 +1401,14 @@ struct ImportSession {
             logger.debug("analyze: \(ImportSession.elapsed(since: step))")
             return .commit
         }
-        report("integrity check")
-        try queue.inDatabase { db in
-            let started = DispatchTime.now().uptimeNanoseconds
-            defer { logger.debug("integrity check: \(ImportSession.elapsed(since: started))") }
-            let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            guard check == ["ok"] else {
-                throw ImportError.database(
-                    path: stagingPath, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
-            }
-            let stored = try Int.fetchOne(db, sql: "SELECT SUM(row_count) FROM table_counts") ?? -1
-            guard stored == counts.reduce(0, { $0 + $1.1 }) else {
-                throw ImportError.database(path: stagingPath, reason: "row counts do not match after writing")
-            }
-        }
+        // Closed first: the check reads the file on connections of its own.
         let closing = DispatchTime.now().uptimeNanoseconds
         try queue.close()
         logger.debug("close: \(ImportSession.elapsed(since: closing))")
+        report("integrity check")
+        let checking = DispatchTime.now().uptimeNanoseconds
+        try ImportIntegrityCheck.run(path: stagingPath, recordedRows: counts.reduce(0) { $0 + $1.1 })
+        logger.debug("integrity check: \(ImportSession.elapsed(since: checking))")
         return ImportSummary(
             feedName: feedName, databasePath: "", counts: counts, serviceStart: start, serviceEnd: end,
             timeZone: timeZone, feedHash: feedHash, warnings: warnings, repairs: repairs, skippedFiles: skipped,
