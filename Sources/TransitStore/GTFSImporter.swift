@@ -1360,12 +1360,13 @@ struct ImportSession {
                     UNION ALL SELECT date FROM calendar_dates WHERE exception_type = 1)
                     """)
             // How far past its service date's origin any departure runs (frequency trips included): lookups
-            // must consider that many previous service days.
+            // must consider that many previous service days. Each stop's latest comes from the end of its range
+            // in the stop-time index: a seek per stop, not a scan of every stop time.
             let latest =
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT MAX(t) FROM (SELECT MAX(departure_time) AS t FROM stop_times UNION ALL
+                        SELECT MAX(t) FROM (SELECT MAX((SELECT MAX(departure_time) FROM stop_times WHERE stop_idx = s.stop_idx)) AS t FROM stops s UNION ALL
                         SELECT f.end_time + (SELECT MAX(departure_time) - MIN(departure_time) FROM stop_times s WHERE s.trip_idx = f.trip_idx) FROM frequencies f)
                         """) ?? 0
             start = (range?[0] as Int?).flatMap(ServiceDate.init(yyyymmdd:))

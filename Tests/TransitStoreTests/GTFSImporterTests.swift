@@ -236,6 +236,17 @@ import Testing
             #expect(try String.fetchOne(db, sql: "SELECT stop_name FROM stops WHERE stop_code = '1091'") == "El Ejido")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM stops WHERE location_type = 1") == 17)
             #expect(try Int.fetchOne(db, sql: "SELECT MAX(departure_time) FROM stop_times") ?? 0 > 86_400)
+            // The latest departure is recorded from per-stop seeks; it is what a scan of every stop time (and
+            // the frequency trips' last runs) gives.
+            let scanned = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT MAX(t) FROM (SELECT MAX(departure_time) AS t FROM stop_times UNION ALL
+                    SELECT f.end_time + (SELECT MAX(departure_time) - MIN(departure_time) FROM stop_times s WHERE s.trip_idx = f.trip_idx) FROM frequencies f)
+                    """)
+            #expect(
+                try String.fetchOne(db, sql: "SELECT value FROM feed_metadata WHERE key = 'latest_departure_seconds'")
+                    == scanned.map(String.init))
             #expect(
                 try String.fetchOne(db, sql: "SELECT value FROM feed_metadata WHERE key = 'feed_hash'")?.count == 64)
         }
