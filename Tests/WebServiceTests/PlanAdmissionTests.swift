@@ -8,9 +8,10 @@ import Testing
 
 @testable import WebService
 
-/// Plans are admitted: so many compute at once, a short queue waits, the rest get 503 + Retry-After at once, and
-/// the other routes answer meanwhile. Plans are held at a gate the test opens, so the slots and the queue fill in
-/// a known state, whatever the machine's speed.
+/// Plans are admitted (`BlockingWork.plans`): so many compute at once, a short queue waits, the rest get 503 +
+/// Retry-After at once, and the other routes answer meanwhile. Plans are held at a gate the test opens, so the slots
+/// and the queue fill in a known state, whatever the machine's speed. (The pool's order and bounds in general are
+/// `BlockingWorkTests`'.)
 @Suite struct PlanAdmissionTests {
     static let plan = "/api/v1/plan?from=1091&to=1011&at=2026-11-25T08:00"
 
@@ -21,8 +22,7 @@ import Testing
     }
 
     @Test func plansBeyondTheQueueAreRefusedWithRetryAfter() async throws {
-        let service = try TestSupport.service()
-        service.plans.setLimits(running: 2, waiting: 3)
+        let service = try TestSupport.service(plans: .plans(threads: 2, waiting: 3))
         let gate = DispatchSemaphore(value: 0)
         service.plans.gate.withLock { $0 = gate }
         try await TestSupport.withRouter(service) { client in
@@ -40,7 +40,9 @@ import Testing
                         #expect(response.headers[.retryAfter] == "2", "\(uri)")
                         if uri.hasPrefix("/api") {
                             #expect(response.headers[.contentType] == "application/problem+json")
-                            #expect(String(buffer: response.body).contains("ask again in a few seconds"))
+                            #expect(
+                                String(buffer: response.body).contains(
+                                    "2 journey plans are being made and 3 are waiting; ask again in a few seconds"))
                         }
                     }
                 }
@@ -67,30 +69,12 @@ import Testing
 
     @Test("plans compute on threads of their own, at a lower scheduling priority than the rest of the server")
     func plansRunAtALowerPriority() async throws {
-        let admission = PlanAdmission(running: 2, waiting: 2)
+        let admission = BlockingWork.plans(threads: 2, waiting: 2)
         let base = Self.callingThreadNice()
         let seen = try await admission.run { (Self.callingThreadNice(), ThreadName.current) }
-        #expect(seen.0 == min(19, base + admission.threads.niceness))
-        #expect(admission.threads.niceness > 0)
+        #expect(seen.0 == min(19, base + admission.niceness))
+        #expect(admission.niceness > 0)
         #expect(seen.1 == "kiosk-plans")
-    }
-
-    /// Waiting plans start in the order they came, as slots free up.
-    @Test func waitingPlansRunInOrder() async throws {
-        let admission = PlanAdmission(running: 1, waiting: 4)
-        let gate = DispatchSemaphore(value: 0)
-        admission.gate.withLock { $0 = gate }
-        let order = SharedLog<Int>()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<5 {
-                group.addTask { try await admission.run { order.append(i) } }
-                try await Self.waitFor { admission.load.admitted == i + 1 }
-            }
-            await #expect(throws: Problem.self) { try await admission.run {} }
-            gate.signal()
-            try await group.waitForAll()
-        }
-        #expect(order.values == [0, 1, 2, 3, 4])
     }
 }
 

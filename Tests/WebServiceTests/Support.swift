@@ -29,12 +29,12 @@ enum TestSupport {
 
     static func service(
         config: KioskConfig = KioskConfig(), database: String = sampleDatabase, checkInterval: Duration = .zero,
-        now: Date = morning
+        now: Date = morning, plans: BlockingWork = .plans()
     ) throws -> WebService {
         let databases = try LiveRouteDatabase(path: database, checkInterval: checkInterval)
         var logger = Logger(label: "test.web")
         logger.logLevel = .critical
-        return try WebService(config: config, databases: databases, logger: logger, now: { now })
+        return try WebService(config: config, databases: databases, logger: logger, now: { now }, plans: plans)
     }
 
     /// Runs `body` against the service's router in process (no socket).

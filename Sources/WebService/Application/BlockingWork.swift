@@ -13,10 +13,13 @@ import Glibc
 /// would hold them all, so `/health` and the shared "now" answers would wait behind them. Handlers hand such work
 /// to `run`, which computes it on threads of this pool's own and suspends the handler meanwhile.
 ///
-/// Bounded, as `PlanAdmission` is for plans: `threads` jobs compute at once (the machine's cores), at most `waiting`
-/// more wait their turn in order, and any more are refused at once with 503 problem+json and `Retry-After`, so a
-/// flood costs a short queue, never an unbounded one. The threads run at a lower scheduling priority (`niceness`)
-/// than the event loops and the cooperative threads: when the cores are busy, the cheap answers go first.
+/// Bounded: `threads` jobs compute at once (the machine's cores), at most `waiting` more wait their turn in order, and
+/// any more are refused at once with 503 problem+json and `Retry-After`, so a flood costs a short queue, never an
+/// unbounded one. The threads run at a lower scheduling priority (`niceness`) than the event loops and the
+/// cooperative threads: when the cores are busy, the cheap answers go first.
+///
+/// Journey plans, the server's most expensive answers, have a pool of their own (`plans`), so that a flood of plans
+/// never holds up the other blocking work, nor the other way round.
 public final class BlockingWork: Sendable {
     /// Jobs computing at once: the pool's threads.
     public let threads: Int
@@ -26,6 +29,9 @@ public final class BlockingWork: Sendable {
     public let niceness: Int32
     /// The threads' name, as `ps -L` shows it (at most 15 bytes).
     let threadName: String
+    /// What a refusal's problem says: its title, and what the busy threads are doing ("3 answers are being
+    /// computed and 64 are waiting").
+    let busyTitle: String, busyWork: String
     private let queue: JobQueue
     /// Tests: while set, every job waits for it before computing (so the threads and the queue fill up in a known
     /// order, without timing).
@@ -37,15 +43,31 @@ public final class BlockingWork: Sendable {
     ///     milliseconds each: a full queue is a wait of tens of milliseconds, not seconds).
     ///   - niceness: the threads' `nice` relative to the process (0 for none).
     ///   - threadName: what `ps -L` calls the threads.
+    ///   - busyTitle, busyWork: what a refusal says (see the properties).
     public init(
         threads: Int = ProcessInfo.processInfo.activeProcessorCount, waiting: Int? = nil, niceness: Int32 = 5,
-        threadName: String = "kiosk-blocking"
+        threadName: String = "kiosk-blocking", busyTitle: String = "Server busy",
+        busyWork: String = "answers are being computed"
     ) {
         let threads = max(1, threads)
         self.threads = threads
         self.niceness = niceness
         self.threadName = threadName
+        self.busyTitle = busyTitle
+        self.busyWork = busyWork
         queue = JobQueue(threads: threads, waitingLimit: max(0, waiting ?? max(64, 16 * threads)))
+    }
+
+    /// The pool where journey plans are made: `threads` at once (the machine's cores), at most `waiting` more (default
+    /// 16 or four per core, whichever is more: 16 clients asking plans at once are served, not refused), at `nice` 5
+    /// as the other blocking work. (On Dispatch's threads plans competed with the event loops as equals: with both
+    /// cores planning, `/health` waited up to 20–36 ms.)
+    public static func plans(
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, waiting: Int? = nil
+    ) -> BlockingWork {
+        BlockingWork(
+            threads: threads, waiting: waiting ?? max(16, 4 * max(1, threads)), threadName: "kiosk-plans",
+            busyTitle: "Planner busy", busyWork: "journey plans are being made")
     }
 
     deinit { queue.stop() }
@@ -83,18 +105,11 @@ public final class BlockingWork: Sendable {
             case .refused(let waiting):
                 continuation.resume(
                     throwing: Problem(
-                        status: .serviceUnavailable, title: "Server busy",
-                        detail:
-                            "\(threads) answers are being computed and \(waiting) are waiting; ask again in a few seconds",
+                        status: .serviceUnavailable, title: busyTitle,
+                        detail: "\(threads) \(busyWork) and \(waiting) are waiting; ask again in a few seconds",
                         retryAfter: 2))
             }
         }
-    }
-
-    /// Runs `job` on one of the pool's threads after the jobs queued before it, whatever the queue's length: for a
-    /// caller that bounds its own work (`PlanAdmission`).
-    func submit(_ job: @escaping @Sendable () -> Void) {
-        if queue.admit(job, bounded: false).startThreads { startThreadsOnce() }
     }
 
     /// Starts the pool's threads on first use (a service that never blocks starts none).
@@ -135,11 +150,7 @@ private final class JobQueue: Sendable {
         var waitingCount: Int { jobs.count - head }
     }
 
-    enum Admission {
-        case queued(startThreads: Bool), refused(waiting: Int)
-
-        var startThreads: Bool { if case .queued(true) = self { true } else { false } }
-    }
+    enum Admission { case queued(startThreads: Bool), refused(waiting: Int) }
 
     let state: Mutex<State>
     let threads: Int
@@ -151,11 +162,10 @@ private final class JobQueue: Sendable {
         state = Mutex(State(waitingLimit: waitingLimit))
     }
 
-    /// Queues `job` when fewer than `threads + waitingLimit` jobs are in the pool (or always, not `bounded`), else
-    /// refuses it.
-    func admit(_ job: @escaping Job, bounded: Bool = true) -> Admission {
+    /// Queues `job` when fewer than `threads + waitingLimit` jobs are in the pool, else refuses it.
+    func admit(_ job: @escaping Job) -> Admission {
         let admission = state.withLock { state -> Admission in
-            guard !bounded || state.active + state.waitingCount < threads + state.waitingLimit else {
+            guard state.active + state.waitingCount < threads + state.waitingLimit else {
                 state.refused += 1
                 return .refused(waiting: state.waitingLimit)
             }

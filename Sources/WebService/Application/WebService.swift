@@ -34,8 +34,9 @@ public final class WebService: Sendable {
     public let connections = ConnectionGateStatistics()
     /// Where `/api/v1/stops/{id}/speech` is synthesised.
     let speech: SpeechQueue
-    /// Where journey plans are made: at most one per core at once, off the request threads, a short queue, else 503.
-    public let plans = PlanAdmission()
+    /// Where journey plans are made (`BlockingWork.plans`): at most one per core at once, off the request threads
+    /// and apart from the other blocking work, a short queue, else 503.
+    public let plans: BlockingWork
     /// Where the other blocking work runs (database reads, searches, pictures, pages): threads of its own, one per
     /// core, a short queue, else 503; `/health` and the shared "now" answers never wait for it.
     public let blocking = BlockingWork()
@@ -50,8 +51,9 @@ public final class WebService: Sendable {
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
         metrics: WebMetrics = WebMetrics(), now: @escaping @Sendable () -> Date = { Date() },
         live: LiveFeedPolling? = nil, speechWaitingLimit: Int = 16, instanceName: String? = nil,
-        rateLimitClock: (@Sendable () -> Double)? = nil
+        rateLimitClock: (@Sendable () -> Double)? = nil, plans: BlockingWork = .plans()
     ) throws {
+        self.plans = plans
         self.instanceName = instanceName
         self.rateLimiter = ClientRateLimiter(settings: config.server, now: rateLimitClock ?? ClientRateLimiter.uptime)
         self.live = live
@@ -104,7 +106,8 @@ public final class WebService: Sendable {
         if rateLimiter.isActive {
             router.add(
                 middleware: ClientRateLimitMiddleware(
-                    limiter: rateLimiter, addresses: ClientAddressResolver(trustedProxies: config.server.trustedProxies),
+                    limiter: rateLimiter,
+                    addresses: ClientAddressResolver(trustedProxies: config.server.trustedProxies),
                     problems: ProblemMiddleware(pages: pages, config: config), metrics: metrics))
         }
         router.add(middleware: ProblemMiddleware(pages: pages, config: config))
