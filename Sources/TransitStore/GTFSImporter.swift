@@ -1017,7 +1017,6 @@ struct ImportSession {
     /// The hot loop: millions of rows. IDs are looked up once per row (the trip only when it changes, since
     /// feeds group a trip's rows), and text is bound straight from the CSV bytes.
     mutating func importStopTimes(_ db: Database) throws {
-        let insert = try BulkInsert(db, "INSERT INTO stop_times VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         var c = (
             trip: -1, arrival: -1, departure: -1, stop: -1, sequence: -1, headsign: -1, pickup: -1, dropOff: -1,
             dist: -1, timepoint: -1
@@ -1025,7 +1024,10 @@ struct ImportSession {
         var currentTripBytes: [UInt8] = []
         var currentTrip = 0
         var lastSequence = Int.min, lastTime = Int.min
-        let writer = StopTimeWriter(insert)
+        let writer = try StopTimeWriter(db)
+        // Trips met in an earlier run of rows: a row of theirs may repeat an earlier trip and sequence.
+        var tripMet = [Bool](repeating: false, count: (tripKeys.values.max() ?? 0) + 1)
+        var tripRunIsFirst = false
         defer { writer.close() }
         /// The writer's failure as the import reports it.
         func explain(_ failure: Error) -> Error {
@@ -1066,6 +1068,8 @@ struct ImportSession {
                         }
                         currentTrip = trip
                         currentTripBytes = Array(tripBytes)
+                        tripRunIsFirst = !tripMet[trip]
+                        tripMet[trip] = true
                         lastSequence = Int.min
                         lastTime = Int.min
                     }
@@ -1098,6 +1102,7 @@ struct ImportSession {
                         }
                         lastTime = departure
                     }
+                    let mayRepeat = !tripRunIsFirst || sequence <= lastSequence
                     if sequence > lastSequence { lastSequence = sequence }
                     if !stopHasCoordinates[stop] {
                         warnings.add(
@@ -1121,7 +1126,7 @@ struct ImportSession {
                         .init(
                             trip: currentTrip, sequence: sequence, stop: stop, arrival: arrival, departure: departure,
                             headsignStart: 0, headsignEnd: 0, pickup: pickup, dropOff: dropOff, timepoint: timepoint,
-                            dist: try row.double(c.dist), line: row.line),
+                            dist: try row.double(c.dist), line: row.line, mayRepeat: mayRepeat),
                         headsign: headsign)
                 } catch {
                     // A row written before this one that the database refused comes first.

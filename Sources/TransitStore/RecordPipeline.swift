@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SystemSupport
 
 /// Reads one feed file on a second thread — inflating it (with the zip's CRC-32 and size checks), hashing it,
 /// splitting it into records with the per-record text checks — while the importer's thread turns the records
@@ -85,6 +86,7 @@ final class RecordPipeline: @unchecked Sendable {
         let pipeline = RecordPipeline(hasher: hasher ?? SHA256())
         let hashing = hasher != nil
         let reader = Thread { [pipeline, source = UncheckedSendable(source)] in
+            ThreadName.setCurrent("kiosk-import-rd")
             pipeline.produce(file, from: source.value, maximumRecordBytes: maximumRecordBytes, hashing: hashing)
         }
         reader.stackSize = 1 << 20

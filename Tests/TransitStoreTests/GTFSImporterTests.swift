@@ -205,6 +205,50 @@ import Testing
                     file: "stop_times.txt", line: 3, key: "trip_id and stop_sequence", value: "T1 1", firstLine: nil))
     }
 
+    /// Stop times go in many rows per statement where no row can repeat an earlier one; a repeat is still refused at
+    /// its own line whether it comes within a trip's run of rows or in a later run of the same trip, after enough rows
+    /// for several statements, and a feed whose trips come in several runs imports every row.
+    @Test func stopTimesInManyRowsPerStatementKeepTheirChecks() throws {
+        func rows(_ trip: String, _ sequences: ClosedRange<Int>) -> String {
+            sequences.map { sequence in
+                let time = String(format: "%02d:%02d:00", 8 + sequence / 60, sequence % 60)
+                return "\(trip),\(time),\(time),S\(sequence % 3 + 1),\(sequence)\n"
+            }.joined()
+        }
+        let header = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        // T1's first 80 rows, T2's 40, then T1's sequence 50 again (line 1 + 80 + 40 + 1), then more of T2's.
+        #expect(
+            importError([
+                "stop_times.txt": header + rows("T1", 1...80) + rows("T2", 1...40) + rows("T1", 50...50)
+                    + rows("T2", 41...80)
+            ])
+                == .duplicateKey(
+                    file: "stop_times.txt", line: 122, key: "trip_id and stop_sequence", value: "T1 50", firstLine: nil)
+        )
+        // Within one run: 70 rows, then sequence 35 again.
+        #expect(
+            importError(["stop_times.txt": header + rows("T1", 1...70) + rows("T1", 35...35) + rows("T2", 1...40)])
+                == .duplicateKey(
+                    file: "stop_times.txt", line: 72, key: "trip_id and stop_sequence", value: "T1 35", firstLine: nil))
+        // T1 in two runs around T2's, and T2's sequences out of order: every row is stored, none twice.
+        let feed = TestSupport.feed(replacing: [
+            "stop_times.txt": header + rows("T1", 1...40) + rows("T2", 41...100) + rows("T2", 1...40)
+                + rows("T1", 41...100)
+        ])
+        let (summary, db) = try importFeed(feed)
+        #expect(summary.count("stop_times") == 200)
+        let perTrip = try db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.trip_id, COUNT(*), MIN(stop_sequence), MAX(stop_sequence) FROM stop_times s
+                    JOIN trips t USING (trip_idx) GROUP BY t.trip_id ORDER BY t.trip_id
+                    """
+            ).map { "\($0[0] as String) \($0[1] as Int) \($0[2] as Int) \($0[3] as Int)" }
+        }
+        #expect(perTrip == ["T1 100 1 100", "T2 100 1 100"])
+    }
+
     @Test func badZipAndMissingFeed() throws {
         let dir = TemporaryFolder.make("zip")
         let zip = dir.appendingPathComponent("broken.zip")
