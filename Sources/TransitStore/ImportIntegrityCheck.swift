@@ -85,8 +85,9 @@ enum ImportIntegrityCheck {
         guard indexes == [stopTimeIndex] else { return try problems("PRAGMA integrity_check(stop_times)", db) }
         let table = try scan(
             "SELECT \(entryColumns) FROM stop_times ORDER BY trip_idx, stop_sequence", checksKeyOrder: true, db)
-        if let duplicate = table.firstKeyOutOfOrder {
-            return ["stop_times: the key (trip_idx, stop_sequence) = \(duplicate) is not above the one before it"]
+        // The primary key's scan reads the table's B-tree in its order (no sort), so a repeated key shows here.
+        if let key = table.firstKeyOutOfOrder {
+            return ["stop_times: the key (trip_idx, stop_sequence) = \(key) is not above the one before it"]
         }
         let index = try scan(
             "SELECT \(entryColumns) FROM stop_times INDEXED BY \(stopTimeIndex)", checksKeyOrder: false, db)
@@ -141,7 +142,7 @@ enum ImportIntegrityCheck {
     /// A 64-bit hash of one entry: each value folded in through SplitMix64's finalizer, so that entries differing
     /// in any column, or with values swapped between columns, hash apart.
     @inline(__always)
-    static func entryHash(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64) -> UInt64 {
+    private static func entryHash(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64) -> UInt64 {
         @inline(__always) func mix(_ value: UInt64) -> UInt64 {
             var z = value &+ 0x9E37_79B9_7F4A_7C15
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
