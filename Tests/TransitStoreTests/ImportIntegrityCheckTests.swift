@@ -53,11 +53,17 @@ import Testing
         try again.close()
     }
 
-    /// SQLite's two checks of `path`: (integrity_check, quick_check).
-    private func sqliteChecks(_ path: String) throws -> (full: [String], quick: [String]) {
-        try DatabaseQueue(path: path).read { db in
+    /// Expects `path`'s damage to be of the kind only the full check sees: `integrity_check` reports it and
+    /// `quick_check` does not.
+    private func expectOnlyTheFullCheckSeesTheDamage(
+        _ path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let (full, quick) = try DatabaseQueue(path: path).read { db in
             (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try String.fetchAll(db, sql: "PRAGMA quick_check"))
         }
+        #expect(
+            full != ["ok"] && quick == ["ok"], "integrity_check: \(full); quick_check: \(quick)",
+            sourceLocation: sourceLocation)
     }
 
     /// What our check says of `path`: nil when it passes.
@@ -84,8 +90,7 @@ import Testing
             )
             #expect(db.changesCount > 0)
         }
-        let sqlite = try sqliteChecks(path)
-        #expect(sqlite.full != ["ok"] && sqlite.quick == ["ok"], "\(sqlite)")
+        try expectOnlyTheFullCheckSeesTheDamage(path)
         let ours = ourCheck(path, rows: rows) ?? "passed"
         #expect(
             ours.contains("integrity check failed")
@@ -101,8 +106,7 @@ import Testing
                     "DELETE FROM stop_times WHERE (trip_idx, stop_sequence) = (SELECT trip_idx, stop_sequence FROM stop_times LIMIT 1)"
             )
         }
-        let sqlite = try sqliteChecks(path)
-        #expect(sqlite.full != ["ok"] && sqlite.quick == ["ok"], "\(sqlite)")
+        try expectOnlyTheFullCheckSeesTheDamage(path)
         let ours = ourCheck(path, rows: rows) ?? "passed"
         #expect(ours.contains("index stop_times_by_stop_time does not hold the rows of stop_times"), "\(ours)")
     }
@@ -132,8 +136,7 @@ import Testing
                     """)
         }
         try declare(original)
-        let sqlite = try sqliteChecks(path)
-        #expect(sqlite.full != ["ok"] && sqlite.quick == ["ok"], "\(sqlite)")
+        try expectOnlyTheFullCheckSeesTheDamage(path)
         let ours = ourCheck(path, rows: rows) ?? "passed"
         #expect(ours.contains("stop_times: the key (trip_idx, stop_sequence) = ("), "\(ours)")
         #expect(ours.contains("is not above the one before it"), "\(ours)")
@@ -145,8 +148,7 @@ import Testing
             try db.execute(
                 sql: "UPDATE trips SET route_idx = route_idx + 1 WHERE trip_idx = (SELECT MIN(trip_idx) FROM trips)")
         }
-        let sqlite = try sqliteChecks(path)
-        #expect(sqlite.full != ["ok"] && sqlite.quick == ["ok"], "\(sqlite)")
+        try expectOnlyTheFullCheckSeesTheDamage(path)
         let ours = ourCheck(path, rows: rows) ?? "passed"
         #expect(ours.contains("PRAGMA integrity_check(\"trips\")") && ours.contains("trips_by_route"), "\(ours)")
     }
