@@ -344,12 +344,6 @@ struct SearchSpace {
         stopMask = 0
     }
 
-    /// The storage holding a unified pattern index, and the pattern's index and trip offset in it.
-    @inline(__always)
-    func patternStore(_ p: Int) -> (store: TimetableStorage, pattern: Int, tripOffset: Int) {
-        p < basePatternCount ? (tt, p, 0) : (extra!, p &- basePatternCount, baseTripCount)
-    }
-
     /// The storage holding a unified trip index, and the trip's index in it.
     @inline(__always)
     func tripStore(_ t: Int) -> (store: TimetableStorage, trip: Int) {
@@ -464,13 +458,20 @@ struct SearchSpace {
             }
         }
         var target = Self.none
+        let base = tt
         for k in 1...rounds { roundArrival[k] = Self.none }
         for k in 1...rounds {
             queuePatterns(forward: true)
             for i in 0..<patternQueueCount {
                 let p = Int(patternQueue[i])
-                let (store, local, offset) = patternStore(p)
-                scanForward(store, pattern: local, tripOffset: offset, from: Int(patternMark[p]), target: &target)
+                let first = Int(patternMark[p])
+                // The base timetable through a local reference: no retain and release per pattern.
+                if p < basePatternCount {
+                    scanForward(base, pattern: p, tripOffset: 0, from: first, target: &target)
+                } else {
+                    scanForward(
+                        extra!, pattern: p &- basePatternCount, tripOffset: baseTripCount, from: first, target: &target)
+                }
                 patternMark[p] = Self.none
             }
             patternQueueCount = 0
@@ -621,6 +622,7 @@ struct SearchSpace {
     mutating func reverse(arrival: Int32, earliest: Int32, rounds: Int) -> ReverseStart? {
         var bound = earliest - 1
         var start: ReverseStart?
+        let base = tt
         for k in 0...rounds { roundDeparture[k] = bound }
         for i in 0..<egressStops.count {
             let p = Int(egressStops.items[i])
@@ -637,10 +639,14 @@ struct SearchSpace {
             queuePatterns(forward: false)
             for i in 0..<patternQueueCount {
                 let p = Int(patternQueue[i])
-                let (store, local, offset) = patternStore(p)
-                scanReverse(
-                    store, pattern: local, tripOffset: offset, to: Int(patternMark[p]), round: r, bound: &bound,
-                    start: &start)
+                let last = Int(patternMark[p])
+                if p < basePatternCount {
+                    scanReverse(base, pattern: p, tripOffset: 0, to: last, round: r, bound: &bound, start: &start)
+                } else {
+                    scanReverse(
+                        extra!, pattern: p &- basePatternCount, tripOffset: baseTripCount, to: last, round: r,
+                        bound: &bound, start: &start)
+                }
                 patternMark[p] = Self.none
             }
             patternQueueCount = 0
