@@ -44,6 +44,10 @@ struct PlanBench: ParsableCommand {
     @Option(help: "Passes of the same queries on the image, each reported (the machine's noise shows between them).")
     var passes = 1
 
+    func validate() throws {
+        guard passes >= 1 else { throw ValidationError("--passes must be at least 1, not \(passes)") }
+    }
+
     func run() throws {
         let routes = try RouteDatabase(path: db)
         guard let day = routes.busiestServiceDate() else { throw ValidationError("\(db) has no service dates") }
@@ -105,14 +109,14 @@ struct PlanBench: ParsableCommand {
         // The same queries on the image the server maps (its four days' trips): what a served plan searches. In a
         // loop of their own, as on the server (one network's data in the caches, not two).
         let imagePlanner = Planner(timetable: image.timetable)
-        var imageTimes = imageQueries.map { query in Measure.seconds { imagePlanner.plan(query) }.1 }
-        plannerTimes.sort(); dressedTimes.sort(); imageTimes.sort()
-        var passFigures: [String] = []
-        for _ in 1..<max(passes, 1) {
-            let times = imageQueries.map { query in Measure.seconds { imagePlanner.plan(query) }.1 }.sorted()
-            passFigures.append(
-                "p50 \(Measure.ms(Measure.percentile(times, 50)))  p99 \(Measure.ms(Measure.percentile(times, 99)))")
+        let imagePasses = (0..<passes).map { _ in
+            imageQueries.map { query in Measure.seconds { imagePlanner.plan(query) }.1 }.sorted()
         }
+        let imageTimes = imagePasses[0]
+        let passFigures = imagePasses.dropFirst().map { times in
+            "p50 \(Measure.ms(Measure.percentile(times, 50)))  p99 \(Measure.ms(Measure.percentile(times, 99)))"
+        }
+        plannerTimes.sort(); dressedTimes.sort()
         print(
             """
             \(plannerTimes.count) random stop-to-stop queries (max \(maxTransfers) transfers, \(walkRadius) m walks), \(answered) with a journey:
