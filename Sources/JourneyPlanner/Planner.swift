@@ -17,7 +17,9 @@
 // to that stop (same stop or via a walk; forbidden pairs simply have no entry). Keeping the two apart is
 // what makes stop-pair transfer rules exact. Because only "ready" is used for boarding and it is updated
 // after all routes of a round are scanned, a single array of best labels across rounds suffices (the
-// usual RAPTOR local pruning), plus target pruning with the best destination arrival so far.
+// usual RAPTOR local pruning), plus target pruning with the best destination arrival so far. The last rounds
+// also skip what cannot reach a destination with the rides left (`setUpDestinationReach`): the final round scans
+// only patterns that stop near a destination, the one before only those that stop where a change leads to one.
 // The reverse search mirrors this with "board" (latest departure by a ride that still makes it) and
 // "deadline" (latest arrival by a ride at a stop that still makes it).
 
@@ -75,7 +77,8 @@ public final class Planner {
         defer { space = s }
         s.setUpEndpoints(query)
         s.setUpOverlay(overlay, stepFreeOnly: query.stepFreeOnly)
-        defer { s.resetEndpoints(); s.clearOverlay() }
+        s.setUpDestinationReach()
+        defer { s.resetDestinationReach(); s.resetEndpoints(); s.clearOverlay() }
 
         let departure = Int32(query.departure)
         let rounds = query.maxTransfers + 1
@@ -113,7 +116,8 @@ public final class Planner {
         defer { space = s }
         s.setUpEndpoints(query)
         s.setUpOverlay(overlay, stepFreeOnly: query.stepFreeOnly)
-        defer { s.resetEndpoints(); s.clearOverlay() }
+        s.setUpDestinationReach()
+        defer { s.resetDestinationReach(); s.resetEndpoints(); s.clearOverlay() }
 
         let earliest = Int32(query.departure)
         let rounds = query.maxTransfers + 1
@@ -252,6 +256,16 @@ struct SearchSpace {
     var patternMark: UnsafeMutablePointer<Int32>
     var patternQueue: UnsafeMutablePointer<Int32>
     var patternQueueCount = 0
+    // Destination reach (see `setUpDestinationReach`): per level m, index (m - 1) * patternCapacity + pattern, one
+    // past the last position where alighting leaves at most m - 1 more rides to a destination (0: none); per stop,
+    // the least m whose boarding there can reach one with m rides, and the least m - 1 whose alighting there can
+    // (0: none within `reachLevels`).
+    var reachEnd: UnsafeMutablePointer<Int32>
+    var reachPatterns: StopSet
+    let boardReach: UnsafeMutablePointer<UInt8>
+    let alightReach: UnsafeMutablePointer<UInt8>
+    var reachStops: StopSet
+    var alightStops: StopSet
     // Forward result: earliest arrival at the destination with at most k rides, k = 1...rounds.
     let roundArrival: UnsafeMutablePointer<Int32>
     // Reverse result: latest departure with at most k rides, k = 1...rounds (`earliest - 1`: none).
@@ -294,13 +308,22 @@ struct SearchSpace {
         roundTouched = array(rounds * n, -1)
         patternMark = array(tt.patternCount, Self.none)
         patternQueue = array(tt.patternCount, -1)
+        reachEnd = array(Self.reachLevels * tt.patternCount, 0)
+        reachPatterns = StopSet(capacity: tt.patternCount)
+        boardReach = .allocate(capacity: max(n, 1))
+        boardReach.initialize(repeating: 0, count: max(n, 1))
+        alightReach = .allocate(capacity: max(n, 1))
+        alightReach.initialize(repeating: 0, count: max(n, 1))
+        reachStops = StopSet(capacity: n)
+        alightStops = StopSet(capacity: n)
         roundArrival = array(rounds, Self.none)
         roundDeparture = array(rounds, Self.noneBack)
     }
 
     var scratchBytes: Int {
         let rounds = Self.maxRounds + 1
-        return 4 * (10 * n + 6 * rounds * n + 2 * patternCapacity + 2 * rounds) + 3 * 5 * n
+        let reach = 4 * Self.reachLevels * patternCapacity + 5 * patternCapacity + 2 * n + 2 * 5 * n
+        return 4 * (10 * n + 6 * rounds * n + 2 * patternCapacity + 2 * rounds) + 3 * 5 * n + reach
     }
 
     func deallocate() {
@@ -308,11 +331,18 @@ struct SearchSpace {
             originOffset, destinationOffset, access, accessFrom, egress, egressTo,
             bestArrival, bestReady, bestBoard, bestDeadline,
             roundDeadline, roundDeadlineVia, roundBoardTrip, roundBoardPosition, roundAlightPosition,
-            roundTouched, patternMark, patternQueue, roundArrival, roundDeparture,
+            roundTouched, patternMark, patternQueue, roundArrival, roundDeparture, reachEnd,
         ] {
             p.deallocate()
         }
-        for set in [accessStops, egressStops, endpointStops, touched, marked, improved] { set.deallocate() }
+        boardReach.deallocate()
+        alightReach.deallocate()
+        for set in [
+            accessStops, egressStops, endpointStops, touched, marked, improved, reachPatterns, reachStops,
+            alightStops,
+        ] {
+            set.deallocate()
+        }
     }
 
     // MARK: Overlay
@@ -332,6 +362,11 @@ struct SearchSpace {
             patternMark.initialize(repeating: Self.none, count: needed)
             patternQueue = .allocate(capacity: needed)
             patternQueue.initialize(repeating: -1, count: needed)
+            reachEnd.deallocate()
+            reachEnd = .allocate(capacity: Self.reachLevels * needed)
+            reachEnd.initialize(repeating: 0, count: Self.reachLevels * needed)
+            reachPatterns.deallocate()
+            reachPatterns = StopSet(capacity: needed)
             patternCapacity = needed
         }
     }
@@ -348,6 +383,97 @@ struct SearchSpace {
     @inline(__always)
     func tripStore(_ t: Int) -> (store: TimetableStorage, trip: Int) {
         t < baseTripCount ? (tt, t) : (extra!, t &- baseTripCount)
+    }
+
+    // MARK: Destination reach
+
+    /// Levels of the destination reach: the last `reachLevels` forward rounds scan and mark only what can still
+    /// reach a destination with the rides left.
+    static let reachLevels = 2
+
+    /// Which rides can still matter in the last rounds of a forward search. Level 1: the patterns that stop at an
+    /// egress stop, up to the last such position, and the stops where they board before it; level m: the patterns
+    /// that stop where a change or a walk leads to a stop of level m - 1, and so on. A round with m rides left
+    /// then scans only the patterns (and positions) of level m, and marks for the next round only stops of level
+    /// m - 1. This is exact: anything else it skips cannot reach a destination within the rounds left, and the
+    /// labels the reverse searches prune with are still the least for every stop and ride count they ask about
+    /// (a stop they reach after r of k rides is of level k - r or less). Ignores the overlay's step-free marks
+    /// (a superset is still exact).
+    mutating func setUpDestinationReach() {
+        for i in 0..<egressStops.count { addAlight(Int(egressStops.items[i]), level: 0) }
+        for m in 1...Self.reachLevels {
+            reachLevel(m, alightCount: alightStops.count)
+            guard m < Self.reachLevels else { break }
+            // Alighting where a change or a walk leads to a stop of level m leaves m more rides.
+            let start = tt.transferInStart, from = tt.transferInStop
+            for i in 0..<reachStops.count {
+                let b = Int(reachStops.items[i])
+                guard boardReach[b] == UInt8(m) else { continue }
+                if tt.changeSeconds[b] >= 0 { addAlight(b, level: m) }
+                for e in Int(start[b])..<Int(start[b + 1]) { addAlight(Int(from[e]), level: m) }
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func addAlight(_ stop: Int, level: Int) {
+        if alightReach[stop] == 0 {
+            alightReach[stop] = UInt8(level + 1)
+            alightStops.insert(stop)
+        }
+    }
+
+    /// Level `m`'s pattern ends from the first `alightCount` alight stops (those of level m - 1 or less), then
+    /// the stops boarding before them.
+    private mutating func reachLevel(_ m: Int, alightCount: Int) {
+        let ends = reachEnd + (m - 1) * patternCapacity
+        markReachEnds(tt, offset: 0, ends: ends, alightCount: alightCount)
+        if let extra { markReachEnds(extra, offset: basePatternCount, ends: ends, alightCount: alightCount) }
+        let previous: UnsafeMutablePointer<Int32>? = m > 1 ? reachEnd + (m - 2) * patternCapacity : nil
+        for j in 0..<reachPatterns.count {
+            let q = Int(reachPatterns.items[j])
+            let (store, p) = q < basePatternCount ? (tt, q) : (extra!, q &- basePatternCount)
+            let base = Int(store.patternStopStart[p])
+            // Positions before the previous level's end gave that level already.
+            for i in Int(previous?[q] ?? 0)..<Int(ends[q]) where store.patternFlags[base + i] & PatternFlag.board != 0 {
+                let s = Int(store.patternStops[base + i])
+                if boardReach[s] == 0 {
+                    boardReach[s] = UInt8(m)
+                    reachStops.insert(s)
+                }
+            }
+        }
+    }
+
+    private mutating func markReachEnds(
+        _ store: TimetableStorage, offset: Int, ends: UnsafeMutablePointer<Int32>, alightCount: Int
+    ) {
+        let start = store.stopPatternStart, patterns = store.stopPatternPattern
+        let positions = store.stopPatternPosition, flags = store.patternFlags
+        for i in 0..<alightCount {
+            let a = Int(alightStops.items[i])
+            for e in Int(start[a])..<Int(start[a + 1]) {
+                let p = Int(patterns[e]), position = Int(positions[e])
+                guard flags[Int(store.patternStopStart[p]) + position] & PatternFlag.alight != 0 else { continue }
+                let q = p &+ offset
+                if Int32(position + 1) > ends[q] {
+                    ends[q] = Int32(position + 1)
+                    reachPatterns.insert(q)
+                }
+            }
+        }
+    }
+
+    mutating func resetDestinationReach() {
+        for i in 0..<reachPatterns.count {
+            let q = Int(reachPatterns.items[i])
+            for m in 0..<Self.reachLevels { reachEnd[m * patternCapacity + q] = 0 }
+        }
+        for i in 0..<reachStops.count { boardReach[Int(reachStops.items[i])] = 0 }
+        for i in 0..<alightStops.count { alightReach[Int(alightStops.items[i])] = 0 }
+        reachPatterns.removeAll()
+        reachStops.removeAll()
+        alightStops.removeAll()
     }
 
     // MARK: Endpoints
@@ -454,34 +580,45 @@ struct SearchSpace {
             if ready < bestReady[q] {
                 bestReady[q] = ready
                 touched.insert(q)
-                marked.insert(q)
+                if reaches(q, rides: rounds) { marked.insert(q) }
             }
         }
         var target = Self.none
         let base = tt
         for k in 1...rounds { roundArrival[k] = Self.none }
         for k in 1...rounds {
-            queuePatterns(forward: true)
+            // With m rides left, only level m of the destination reach can still matter.
+            let left = rounds - k + 1
+            let ends = left <= Self.reachLevels ? reachEnd + (left - 1) * patternCapacity : nil
+            queuePatterns(forward: true, ends: ends)
             for i in 0..<patternQueueCount {
                 let p = Int(patternQueue[i])
                 let first = Int(patternMark[p])
+                let end = ends.map { Int($0[p]) } ?? Int.max
                 // The base timetable through a local reference: no retain and release per pattern.
                 if p < basePatternCount {
-                    scanForward(base, pattern: p, tripOffset: 0, from: first, target: &target)
+                    scanForward(base, pattern: p, tripOffset: 0, from: first, end: end, target: &target)
                 } else {
                     scanForward(
-                        extra!, pattern: p &- basePatternCount, tripOffset: baseTripCount, from: first, target: &target)
+                        extra!, pattern: p &- basePatternCount, tripOffset: baseTripCount, from: first, end: end,
+                        target: &target)
                 }
                 patternMark[p] = Self.none
             }
             patternQueueCount = 0
             for j in k...rounds { roundArrival[j] = target }
             if improved.count == 0 { break }
-            if k < rounds { relaxTransfersForward(target: target) }
+            if k < rounds { relaxTransfersForward(target: target, ridesLeft: rounds - k) }
             improved.removeAll()
             if marked.count == 0 { break }
         }
         forwardTarget = target
+    }
+
+    /// Whether boarding at `stop` can reach a destination within `rides` (true beyond the levels computed).
+    @inline(__always)
+    private func reaches(_ stop: Int, rides: Int) -> Bool {
+        rides > Self.reachLevels || (boardReach[stop] != 0 && Int(boardReach[stop]) <= rides)
     }
 
     /// Times at or after this are never pruned by the forward bounds (`Int32.min` without them).
@@ -489,13 +626,16 @@ struct SearchSpace {
 
     /// Moves marked stops to the pattern queue, remembering per pattern the first (forward) or last
     /// (reverse) position of a marked stop, and clears the marks.
-    private mutating func queuePatterns(forward: Bool) {
-        queuePatterns(tt, offset: 0, forward: forward)
-        if let extra { queuePatterns(extra, offset: basePatternCount, forward: forward) }
+    /// With `ends` (forward), a pattern is queued from a position only if it is before the pattern's end there.
+    private mutating func queuePatterns(forward: Bool, ends: UnsafeMutablePointer<Int32>? = nil) {
+        queuePatterns(tt, offset: 0, forward: forward, ends: ends)
+        if let extra { queuePatterns(extra, offset: basePatternCount, forward: forward, ends: ends) }
         marked.removeAll()
     }
 
-    private mutating func queuePatterns(_ store: TimetableStorage, offset: Int, forward: Bool) {
+    private mutating func queuePatterns(
+        _ store: TimetableStorage, offset: Int, forward: Bool, ends: UnsafeMutablePointer<Int32>?
+    ) {
         let start = store.stopPatternStart, patterns = store.stopPatternPattern
         let positions = store.stopPatternPosition
         for i in 0..<marked.count {
@@ -503,6 +643,7 @@ struct SearchSpace {
             for e in Int(start[q])..<Int(start[q + 1]) {
                 let p = Int(patterns[e]) &+ offset
                 let position = positions[e]
+                if let ends, position >= ends[p] { continue }
                 let current = patternMark[p]
                 if current == Self.none {
                     patternQueue[patternQueueCount] = Int32(p)
@@ -516,10 +657,11 @@ struct SearchSpace {
     }
 
     private mutating func scanForward(
-        _ tt: TimetableStorage, pattern p: Int, tripOffset: Int, from first: Int, target: inout Int32
+        _ tt: TimetableStorage, pattern p: Int, tripOffset: Int, from first: Int, end: Int, target: inout Int32
     ) {
         let base = Int(tt.patternStopStart[p])
         let length = Int(tt.patternStopStart[p + 1]) - base
+        let scanEnd = min(length, end)
         let tripCount = Int(tt.patternTripStart[p + 1] - tt.patternTripStart[p])
         let timeBase = Int(tt.patternTimeStart[p])
         let stops = tt.patternStops.baseAddress! + base
@@ -532,7 +674,7 @@ struct SearchSpace {
 
         var trip = -1
         var row = 0
-        for i in first..<length {
+        for i in first..<scanEnd {
             let s = Int(stops[i])
             var f = flags[i]
             if stopMask != 0 && stopFlags![s] & stopMask != 0 { f = 0 }
@@ -590,7 +732,8 @@ struct SearchSpace {
         }
     }
 
-    private mutating func relaxTransfersForward(target: Int32) {
+    /// Marks only stops that can reach a destination within `ridesLeft`.
+    private mutating func relaxTransfersForward(target: Int32, ridesLeft: Int) {
         let start = tt.transferOutStart, to = tt.transferOutStop, seconds = tt.transferOutSeconds
         for i in 0..<improved.count {
             let s = Int(improved.items[i])
@@ -600,7 +743,7 @@ struct SearchSpace {
                 let ready = a &+ change
                 if ready < target && ready < bestReady[s] {
                     bestReady[s] = ready
-                    marked.insert(s)
+                    if reaches(s, rides: ridesLeft) { marked.insert(s) }
                 }
             }
             for e in Int(start[s])..<Int(start[s + 1]) {
@@ -609,7 +752,7 @@ struct SearchSpace {
                 if ready < target && ready < bestReady[q] {
                     bestReady[q] = ready
                     touched.insert(q)
-                    marked.insert(q)
+                    if reaches(q, rides: ridesLeft) { marked.insert(q) }
                 }
             }
         }
