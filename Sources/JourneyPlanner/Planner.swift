@@ -256,10 +256,11 @@ struct SearchSpace {
     var patternMark: UnsafeMutablePointer<Int32>
     var patternQueue: UnsafeMutablePointer<Int32>
     var patternQueueCount = 0
-    // Destination reach (see `setUpDestinationReach`): per level m, index (m - 1) * patternCapacity + pattern, one
-    // past the last position where alighting leaves at most m - 1 more rides to a destination (0: none); per stop,
-    // the least m whose boarding there can reach one with m rides, and the least m - 1 whose alighting there can
-    // (0: none within `reachLevels`).
+    // Destination reach (see `setUpDestinationReach`). `reachEnd[(m - 1) * patternCapacity + p]`: one past the
+    // last position of pattern p where alighting leaves at most m - 1 more rides to a destination (0: none).
+    // `boardReach[s]`: the least m such that boarding at s can reach one with m rides; `alightReach[s]`: one more
+    // than the fewest rides left after alighting at s (both 0: not within `reachLevels`). `reachPatterns` holds
+    // pattern numbers (a StopSet over patterns).
     var reachEnd: UnsafeMutablePointer<Int32>
     var reachPatterns: StopSet
     let boardReach: UnsafeMutablePointer<UInt8>
