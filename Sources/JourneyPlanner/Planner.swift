@@ -396,10 +396,11 @@ struct SearchSpace {
     /// egress stop, up to the last such position, and the stops where they board before it; level m: the patterns
     /// that stop where a change or a walk leads to a stop of level m - 1, and so on. A round with m rides left
     /// then scans only the patterns (and positions) of level m, and marks for the next round only stops of level
-    /// m - 1. This is exact: anything else it skips cannot reach a destination within the rounds left, and the
-    /// labels the reverse searches prune with are still the least for every stop and ride count they ask about
-    /// (a stop they reach after r of k rides is of level k - r or less). Ignores the overlay's step-free marks
-    /// (a superset is still exact).
+    /// m - 1; before the last round, only stops where alighting leaves one ride to go relax their changes. This
+    /// is exact: anything else it skips cannot reach a destination within the rounds left, and the labels the
+    /// reverse searches prune with are still the least for every stop and ride count they ask about (a stop they
+    /// reach after r of k rides is of level k - r or less). Ignores the overlay's step-free marks (a superset is
+    /// still exact).
     mutating func setUpDestinationReach() {
         for i in 0..<egressStops.count { addAlight(Int(egressStops.items[i]), level: 0) }
         for m in 1...Self.reachLevels {
@@ -736,8 +737,15 @@ struct SearchSpace {
     /// Marks only stops that can reach a destination within `ridesLeft`.
     private mutating func relaxTransfersForward(target: Int32, ridesLeft: Int) {
         let start = tt.transferOutStart, to = tt.transferOutStop, seconds = tt.transferOutSeconds
+        // With fewer rides left than `reachLevels`, alight levels are known: a stop from which no change leads
+        // to a ride that can still reach a destination has nothing to relax.
+        let alightFilter = ridesLeft < Self.reachLevels
         for i in 0..<improved.count {
             let s = Int(improved.items[i])
+            if alightFilter {
+                let level = Int(alightReach[s])
+                if level == 0 || level - 1 > ridesLeft { continue }
+            }
             let a = bestArrival[s]
             let change = tt.changeSeconds[s]
             if change >= 0 {
