@@ -10,8 +10,14 @@ import Musl
 ///
 /// The temporary file is registered with `TemporaryFiles`, so a signal handler can remove it, and named after
 /// this process, so the next writer removes it if this process was killed outright.
+///
+/// The destination is checked first (`OutputDestination`): only a regular file is ever replaced, never a device,
+/// a FIFO or a folder, nothing is written on /proc or /sys, and a symbolic link is written through.
 public final class AtomicFileWriter {
+    /// The path as given, for messages.
     public let destination: String
+    /// The file replaced: `destination`, or the file a symbolic link there names.
+    public let target: String
     public let temporaryPath: String
     private var descriptor: Int32
     private var state = State.open
@@ -20,22 +26,25 @@ public final class AtomicFileWriter {
 
     private enum State { case open, committed, discarded }
 
-    /// Creates the temporary file. `mode` is applied exactly (the umask does not narrow it) when `exactMode` is
-    /// set, as key files need; otherwise the umask applies as for any new file. Replacing an existing file keeps
-    /// that file's mode and owner.
+    /// Checks the destination under `rule` (`.writableByMode` for a file named on the command line) and creates
+    /// the temporary file. `mode` is applied exactly (the umask does not narrow it) when `exactMode` is set, as key
+    /// files need; otherwise the umask applies as for any new file. Replacing an existing file keeps that file's
+    /// mode and owner.
     public init(
-        destination: String, purpose: String = "write", mode: mode_t = 0o666, exactMode: Bool = false
+        destination: String, purpose: String = "write", mode: mode_t = 0o666, exactMode: Bool = false,
+        rule: OutputDestination.Rule = .regularFile
     ) throws(FileError) {
         self.destination = destination
         self.exactMode = exactMode
-        TemporaryFiles.removeAbandoned(besides: destination, purpose: purpose)
-        temporaryPath = TemporaryFiles.path(besides: destination, purpose: purpose)
+        target = try OutputDestination.check(destination, rule: rule)
+        TemporaryFiles.removeAbandoned(besides: target, purpose: purpose)
+        temporaryPath = TemporaryFiles.path(besides: target, purpose: purpose)
         unlink(temporaryPath)
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             let code = errno
             throw FileError(
-                path: code == ENOENT ? TemporaryFiles.split(destination).folder : destination, operation: .writing,
+                path: code == ENOENT ? TemporaryFiles.split(target).folder : destination, operation: .writing,
                 problem: .errno(code))
         }
         TemporaryFiles.register(temporaryPath)
@@ -84,7 +93,7 @@ public final class AtomicFileWriter {
             throw FileError(path: destination, operation: .writing, problem: .other("not written completely"))
         case .open: break
         }
-        if overwrite { AtomicFile.copyOwnerAndMode(from: destination, toDescriptor: descriptor, keepMode: !exactMode) }
+        if overwrite { AtomicFile.copyOwnerAndMode(from: target, toDescriptor: descriptor, keepMode: !exactMode) }
         if fsync(descriptor) != 0 {
             let error = FileError.current(destination, .writing)
             discard()
@@ -93,13 +102,13 @@ public final class AtomicFileWriter {
         close(descriptor)
         descriptor = -1
         if overwrite {
-            guard rename(temporaryPath, destination) == 0 else {
+            guard rename(temporaryPath, target) == 0 else {
                 let error = FileError.current(destination, .writing)
                 discard()
                 throw error
             }
         } else {
-            let linked = link(temporaryPath, destination)
+            let linked = link(temporaryPath, target)
             let code = errno
             unlink(temporaryPath)
             if linked != 0 {
@@ -111,7 +120,7 @@ public final class AtomicFileWriter {
         }
         state = .committed
         TemporaryFiles.unregister(temporaryPath)
-        AtomicFile.syncFolder(of: destination)
+        AtomicFile.syncFolder(of: target)
     }
 
     /// Removes the temporary file (nothing once committed).
@@ -129,9 +138,10 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically (see `AtomicFileWriter`).
     public static func write(
         _ bytes: [UInt8], to path: String, purpose: String = "write", mode: mode_t = 0o666,
-        exactMode: Bool = false, overwrite: Bool = true
+        exactMode: Bool = false, overwrite: Bool = true, rule: OutputDestination.Rule = .regularFile
     ) throws(FileError) {
-        let writer = try AtomicFileWriter(destination: path, purpose: purpose, mode: mode, exactMode: exactMode)
+        let writer = try AtomicFileWriter(
+            destination: path, purpose: purpose, mode: mode, exactMode: exactMode, rule: rule)
         try writer.write(bytes)
         try writer.commit(overwrite: overwrite)
     }
@@ -140,6 +150,12 @@ public enum AtomicFile {
     /// over `destination` and flushes the folder. On failure the temporary file is removed and the destination is
     /// unchanged.
     public static func replace(_ destination: String, with temporaryPath: String) throws(FileError) {
+        do {
+            _ = try OutputDestination.check(destination, rule: .regularFile)
+        } catch {
+            unlink(temporaryPath)
+            throw error
+        }
         let descriptor = open(temporaryPath, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError.current(destination, .writing) }
         copyOwnerAndMode(from: destination, toDescriptor: descriptor)

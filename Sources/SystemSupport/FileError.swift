@@ -21,6 +21,14 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case fileSizeLimit
         /// The destination exists and the writer was asked not to replace it.
         case alreadyExists
+        /// A new file's folder does not exist (or is not a folder).
+        case missingFolder(String)
+        /// On a kernel file system (/proc, /sys…), which holds no files on disk.
+        case kernelFileSystem(String)
+        /// An existing file whose mode bits do not let this user write it (see `OutputDestination`).
+        case readOnly(owner: String, mode: UInt32)
+        /// A file name whose extension is not the format written into it.
+        case wrongExtension(found: String, format: String, expected: [String])
         case other(String)
 
         /// The problem an `errno` value describes.
@@ -50,6 +58,9 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         self.problem = problem
     }
 
+    /// The path a failure writing to standard output names.
+    public static let standardOutput = "standard output"
+
     /// The error for the current `errno`.
     public static func current(_ path: String, _ operation: Operation) -> FileError {
         FileError(path: path, operation: operation, problem: .errno(Glibc.errno))
@@ -57,17 +68,40 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The cause without the path, for messages that name the file themselves.
     public var reason: String {
-        let unchanged = operation == .writing ? "; the previous file is unchanged" : ""
+        // Standard output has no previous file to keep.
+        let unchanged =
+            operation == .writing && path != FileError.standardOutput ? "; the previous file is unchanged" : ""
         switch problem {
         case .notFound: return "no such file or folder"
         case .permissionDenied: return "permission denied while \(operation.rawValue)"
         case .isDirectory: return "is a folder, not a file"
-        case .notARegularFile(let kind): return "is a \(kind), not a regular file"
+        case .notARegularFile(let kind):
+            let rule = operation == .writing ? "; only a regular file is replaced" : ""
+            return "is a \(kind), not a regular file" + rule
         case .tooLarge(let limit): return "larger than \(limit) bytes, refused"
         case .diskFull: return "disk full\(unchanged)"
         case .fileSizeLimit: return "file size limit (ulimit -f) reached\(unchanged)"
         case .alreadyExists: return "file already exists (not overwritten)"
+        case .missingFolder(let folder): return "there is no folder \(folder)"
+        case .kernelFileSystem(let name): return "is on \(name), a kernel file system, not a file on disk"
+        case let .readOnly(owner, mode):
+            return "is not writable by this user (owner \(owner), mode 0\(String(mode, radix: 8))); not replaced: "
+                + "the mode bits decide, for root too (make it writable or remove it first)"
+        case let .wrongExtension(found, format, expected):
+            return "ends in .\(found), but what is written is \(format) ("
+                + expected.map { ".\($0)" }.joined(separator: " or ") + ")"
         case .other(let reason): return reason + unchanged
+        }
+    }
+
+    /// Whether the path itself was the problem (a device, a read-only file, a missing folder, a wrong
+    /// extension): bad input to a command, exit 2, rather than a failure while writing (a full disk, exit 1).
+    public var isBadDestination: Bool {
+        switch problem {
+        case .notFound, .permissionDenied, .isDirectory, .notARegularFile, .alreadyExists, .missingFolder,
+            .kernelFileSystem, .readOnly, .wrongExtension:
+            return true
+        case .tooLarge, .diskFull, .fileSizeLimit, .other: return false
         }
     }
 
