@@ -197,11 +197,11 @@ public struct FeedNamespaces: Sendable, Equatable {
         return String(id.dropFirst(prefix.count))
     }
 
-    /// The ids a bare id (one without a feed's prefix) may stand for: one per feed; none when the text already
-    /// names its feed or the database has one feed.
+    /// The ids a bare id may stand for: one per feed; none when the database has one feed. Callers try the
+    /// text as a whole id first. Text that starts like a feed's prefix may still be bare: feed `IDFM`'s own stop
+    /// `IDFM:123` is stored `IDFM:IDFM:123`, and `metro:7` may be a stop id of feed `bus` (`bus:metro:7`).
     public func candidates(for text: String) -> [String] {
-        guard !prefixes.isEmpty, prefix(of: text) == nil else { return [] }
-        return prefixes.map { $0 + text }
+        prefixes.map { $0 + text }
     }
 
     private func prefix(of id: String) -> String? {

@@ -276,6 +276,8 @@ struct ImportSession {
     var feedKeys: [FeedKeys] = []
     /// Files present but not imported ("metro/fare_rules.txt" with several feeds).
     var skippedFiles: [String] = []
+    /// The feeds' prefixes ("metro:") while a region's file is read, whose bare ids may name several feeds.
+    var regionPrefixes: [String] = []
     /// The SHA-256 of the region's transfers file, when there is one (part of the database's feed hash).
     var regionTransfersHash: String?
     /// The SHA-256 of the region's interchanges file, when there is one (part of the database's feed hash).
@@ -469,6 +471,8 @@ struct ImportSession {
         source = SingleTableSource(path: path, table: "transfers.txt")
         namespace = ""
         let prefixes = importedFeeds.map { $0.id + ":" }
+        regionPrefixes = prefixes
+        defer { regionPrefixes = [] }
         stopKeys = try Self.regionIDs(db, "SELECT stop_id, stop_idx FROM stops", prefixes)
         routeKeys = try Self.regionIDs(db, "SELECT route_id, route_idx FROM routes", prefixes)
         tripKeys = try Self.regionIDs(db, "SELECT trip_id, trip_idx FROM trips", prefixes)
@@ -484,7 +488,9 @@ struct ImportSession {
     mutating func importRegionInterchanges(_ path: String, _ db: Database) throws {
         source = SingleTableSource(path: path, table: "interchanges.txt")
         namespace = ""
-        stopKeys = try Self.regionIDs(db, "SELECT stop_id, stop_idx FROM stops", importedFeeds.map { $0.id + ":" })
+        regionPrefixes = importedFeeds.map { $0.id + ":" }
+        defer { regionPrefixes = [] }
+        stopKeys = try Self.regionIDs(db, "SELECT stop_id, stop_idx FROM stops", regionPrefixes)
         reading.hasher = SHA256()
         _ = try listingApart(as: "\(path): ", { try $0.readInterchanges(db) }) { error, _ in
             ImportError.inInterchangesFile(path: path, cause: error)
@@ -501,6 +507,7 @@ struct ImportSession {
             func key(_ column: Int) throws -> Int {
                 guard let id = row.string(column) else { throw row.invalid(column, "a stop id") }
                 guard let key = stopKeys[id] else {
+                    if let ambiguity = ambiguity(row, column, id, stopKeys, "stops.txt") { throw ambiguity }
                     throw ImportError.unknownReference(
                         file: file, line: row.line, column: row.header.columnName(column), value: id,
                         target: "the feeds' stops.txt (give it as FEEDID:ID)")
@@ -534,6 +541,16 @@ struct ImportSession {
             if let key { keys[id] = key }
         }
         return keys
+    }
+
+    /// A bare id of a region's file that several feeds' `target` have (`map` holds them as `FEEDID:ID`): the
+    /// error naming them, as a lookup does; nil when it is not ambiguous.
+    func ambiguity(_ row: GTFSRow, _ column: Int, _ id: String, _ map: [String: Int], _ target: String) -> ImportError? {
+        let candidates = regionPrefixes.map { $0 + id }.filter { map[$0] != nil }
+        guard candidates.count > 1 else { return nil }
+        return .ambiguousReference(
+            file: row.header.file, line: row.line, column: row.header.columnName(column), value: id, target: target,
+            candidates: candidates)
     }
 
     /// `id` as the database stores it: in the feed's namespace when there are several feeds.
@@ -1199,6 +1216,7 @@ struct ImportSession {
             func key(_ column: Int, _ map: [String: Int], _ target: String) throws -> Int? {
                 guard let id = row.string(column) else { return nil }
                 guard let key = map[id] else {
+                    if let ambiguity = ambiguity(row, column, id, map, target) { throw ambiguity }
                     throw ImportError.unknownReference(
                         file: "transfers.txt", line: row.line, column: row.header.columnName(column), value: id,
                         target: target)
@@ -1211,6 +1229,8 @@ struct ImportSession {
                     (c.toTrip, tripKeys, "trips.txt"),
                 ] {
                     if let id = row.string(column), map[id] == nil {
+                        // Not a repair --lenient can make: which feed's it means is the operator's to say.
+                        if let ambiguity = ambiguity(row, column, id, map, target) { throw ambiguity }
                         repairs.add(
                             "transfers.txt: dropped a row whose \(row.header.columnName(column)) is not in \(target)",
                             at: "\(row.location) '\(ImportError.quoted(id))'")
@@ -1226,6 +1246,8 @@ struct ImportSession {
             let type = try row.int(c.type) ?? 0  // an empty transfer_type means 0 (recommended transfer point)
             guard (0...5).contains(type) else { throw row.invalid(c.type, "a transfer type 0 to 5") }
             let time = try row.int(c.time)
+            // GTFS: "Non-negative integer". A negative time is no oddity to repair: which time was meant is unknown.
+            if let time, time < 0 { throw row.invalid(c.time, "a non-negative whole number of seconds") }
             if type == 2 && time == nil {
                 warnings.add(
                     "transfers.txt: transfer_type 2 without min_transfer_time (the default is used)", at: row.location)

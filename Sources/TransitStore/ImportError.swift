@@ -9,6 +9,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case invalidValue(file: String, line: Int, column: String, value: String, expected: String)
     case unknownReference(file: String, line: Int, column: String, value: String, target: String)
     case duplicateKey(file: String, line: Int, key: String, value: String, firstLine: Int?)
+    /// A region's file names a bare id that several feeds' `target` define (`candidates`, as `FEEDID:ID`).
+    case ambiguousReference(file: String, line: Int, column: String, value: String, target: String, candidates: [String])
     case inconsistentFeed(String)
     case database(path: String, reason: String)
     /// The database could not be written (a full disk, the file-size limit): not the feed's fault.
@@ -56,6 +58,9 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
             return "\(file) line \(line), column '\(column)': '\(Self.quoted(value))' is not \(expected)"
         case let .unknownReference(file, line, column, value, target):
             return "\(file) line \(line), column '\(column)': '\(Self.quoted(value))' is not defined in \(target)"
+        case let .ambiguousReference(file, line, column, value, target, candidates):
+            return
+                "\(file) line \(line), column '\(column)': '\(Self.quoted(value))' is defined in several feeds' \(target): \(candidates.map(Self.quoted).joined(separator: ", ")); give it with its feed, e.g. \(Self.quoted(candidates[0]))"
         case let .duplicateKey(file, line, key, value, firstLine):
             let first = firstLine.map { " (first defined on line \($0))" } ?? ""
             return "\(file) line \(line): duplicate \(key) '\(Self.quoted(value))'\(first)"

@@ -115,15 +115,39 @@ extension RouteDatabase {
 
     /// transfers.txt rules of type 2 and 3 between two stops (rules naming trips or routes are not included).
     public func stopTransferRules() throws -> [StopTransferRule] {
+        var rules: [StopTransferRule] = []
+        try forEachStopTransferRule { rules.append($0) }
+        return rules
+    }
+
+    /// Calls `body` with each of `stopTransferRules()` in file order, one row at a time through SQLite's C API:
+    /// a transfers.txt of millions of rows costs no more memory than one (as a whole array of rows, 2 million
+    /// cost hundreds of megabytes while the planning timetable was built).
+    public func forEachStopTransferRule(_ body: (StopTransferRule) throws -> Void) throws {
         try read { db in
-            try Row.fetchAll(
-                db,
+            let statement = try db.makeStatement(
                 sql: """
                     SELECT from_stop_idx, to_stop_idx, transfer_type, min_transfer_time FROM transfers
                     WHERE from_stop_idx IS NOT NULL AND to_stop_idx IS NOT NULL AND transfer_type IN (2, 3)
                       AND from_trip_idx IS NULL AND to_trip_idx IS NULL AND from_route_idx IS NULL AND to_route_idx IS NULL
-                    """
-            ).map { StopTransferRule(fromStopIndex: $0[0], toStopIndex: $0[1], type: $0[2], minSeconds: $0[3]) }
+                    ORDER BY rowid
+                    """)
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            while true {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw LookupError.notARouteDatabase(
+                        path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                try body(
+                    StopTransferRule(
+                        fromStopIndex: Int(sqlite3_column_int64(handle, 0)),
+                        toStopIndex: Int(sqlite3_column_int64(handle, 1)), type: Int(sqlite3_column_int64(handle, 2)),
+                        minSeconds: sqlite3_column_type(handle, 3) == SQLITE_NULL
+                            ? nil : Int(sqlite3_column_int64(handle, 3))))
+            }
         }
     }
 

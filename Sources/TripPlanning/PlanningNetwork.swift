@@ -237,12 +237,16 @@ extension RouteDatabase {
             }
         }
 
-        for rule in try stopTransferRules() {
+        // Row by row: a transfers.txt of millions of rules keeps only the builder's table of distinct pairs.
+        try forEachStopTransferRule { rule in
+            // The importer refuses negative times; one longer than the builder's range (194 days) is a change no
+            // plan can make, exactly as at the range's end.
+            let seconds = rule.minSeconds.map { min($0, TimetableBuilder.durationRange.upperBound) }
             for a in children[rule.fromStopIndex] ?? [rule.fromStopIndex] {
                 for b in children[rule.toStopIndex] ?? [rule.toStopIndex] {
                     if rule.type == 3 {
                         try builder.forbidTransfer(from: a - 1, to: b - 1)
-                    } else if let seconds = rule.minSeconds {
+                    } else if let seconds {
                         try builder.setMinimumTransfer(from: a - 1, to: b - 1, seconds: seconds)
                     }
                 }

@@ -233,7 +233,7 @@ import TransitModel
         // `2` is a stop id of both feeds: the file must say which.
         #expect(
             error?.description
-                == "the transfers between feeds, \(rules.path): transfers.txt line 3, column 'from_stop_id': '2' is not defined in stops.txt"
+                == "the transfers between feeds, \(rules.path): transfers.txt line 3, column 'from_stop_id': '2' is defined in several feeds' stops.txt: metro:2, bus:2; give it with its feed, e.g. metro:2"
         )
         try "from_stop_id,to_stop_id,transfer_type,min_transfer_time\nmetro:2,bus:1,2,300\nbus:2,metro:1,3,\n"
             .write(to: rules, atomically: true, encoding: .utf8)
