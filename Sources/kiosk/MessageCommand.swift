@@ -117,17 +117,21 @@ struct MessageAddCommand: ParsableCommand {
                 throw CommandInputError.badInput(
                     "--until \(until!) is not after --from \(from!): the message would never show")
             }
-            let existing = try StaffMessages.read(path: out)
-            let message = StaffMessages.Message(
-                id: id ?? StaffMessages.nextID(after: existing), textES: textES, textEN: textEN, audience: audience,
-                from: start, until: end, severity: severity)
-            let result = StaffMessages.upsert(message, into: existing, now: now)
-            if result.entities.count > AlertIndex.maximumAlerts {
-                throw CommandInputError.badInput(
-                    "\(out) would hold \(result.entities.count) messages; kiosks read at most \(AlertIndex.maximumAlerts): remove some first (kiosk message remove)"
-                )
+            // The id is chosen and the file replaced under the file's lock: commands run at once each see the
+            // others' messages.
+            let (message, result) = try StaffMessages.update(path: out, now: now) { entities in
+                let message = StaffMessages.Message(
+                    id: id ?? StaffMessages.nextID(after: entities), textES: textES, textEN: textEN,
+                    audience: audience, from: start, until: end, severity: severity, timeZone: zone.identifier)
+                let result = StaffMessages.upsert(message, into: entities, now: now)
+                if result.entities.count > AlertIndex.maximumAlerts {
+                    throw CommandInputError.badInput(
+                        "\(out) would hold \(result.entities.count) messages; kiosks read at most \(AlertIndex.maximumAlerts): remove some first (kiosk message remove)"
+                    )
+                }
+                entities = result.entities
+                return (message, result)
             }
-            try StaffMessages.write(result.entities, to: out, now: now)
             let period = MessageTimes.period(from: start, until: end, in: zone)
             print(
                 "\(result.replaced ? "updated" : "added") \(message.id) (\(severity.rawValue), \(MessageTargets.describe(audience)), \(period)) in \(out)"
@@ -149,7 +153,7 @@ struct MessageListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the messages of a file: id, severity, whether in force, who for, when, and both texts.",
         discussion: """
-            Each message is active (in force now), upcoming (its period starts later) or expired (it has ended; no screen shows it). Times are local to the route database's time zone. --json prints the same as a JSON array.
+            Each message is active (in force now), upcoming (its period starts later) or expired (it has ended; no screen shows it). Times are shown in the time zone each message was written for (the route database's when it was added); a message from a file written before zones were kept shows in the route database's (--db). --json prints the same as a JSON array, each message with its time_zone.
             """
     )
 
@@ -169,9 +173,12 @@ struct MessageListCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw CommandInputError.badInput("\(file): no such file (kiosk message add --out \(file) creates it)")
             }
-            let config = try configOption.load()
-            let zone = try database.open(config: config).timeZone
             let entities = try StaffMessages.read(path: file)
+            // The route database is opened only for messages that do not name their own zone.
+            var zone = TimeZone(identifier: "UTC")!
+            if entities.contains(where: { StaffMessages.timeZone(of: $0.alert) == nil }) {
+                zone = try database.open(config: try configOption.load()).timeZone
+            }
             print(
                 json
                     ? try MessageListing.json(entities, now: Date(), in: zone)
@@ -196,16 +203,17 @@ struct MessageRemoveCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw CommandInputError.badInput("\(file): no such file")
             }
-            var entities = try StaffMessages.read(path: file)
-            guard let index = entities.firstIndex(where: { $0.id == id }) else {
-                let known = entities.map(\.id)
-                throw CommandInputError.badInput(
-                    "no message '\(TerminalText.sanitize(id, maxLength: 60))' in \(file)"
-                        + (known.isEmpty ? " (it holds none)" : "; it holds: \(known.joined(separator: ", "))"))
+            let left = try StaffMessages.update(path: file, now: Date()) { entities in
+                guard let index = entities.firstIndex(where: { $0.id == id }) else {
+                    let known = entities.map(\.id)
+                    throw CommandInputError.badInput(
+                        "no message '\(TerminalText.sanitize(id, maxLength: 60))' in \(file)"
+                            + (known.isEmpty ? " (it holds none)" : "; it holds: \(known.joined(separator: ", "))"))
+                }
+                entities.remove(at: index)
+                return entities.count
             }
-            entities.remove(at: index)
-            try StaffMessages.write(entities, to: file, now: Date())
-            print("removed \(id) from \(file) (\(entities.count) left)")
+            print("removed \(id) from \(file) (\(left) left)")
         }
     }
 }
@@ -242,8 +250,18 @@ enum MessageTargets {
         var ids: [String] = []
         for name in names {
             let id: String
+            // A bare route_id of a database of several feeds: the route of the one feed that has it.
+            let inFeeds =
+                database.namespaces.isEmpty
+                ? [] : records.keys.filter { database.namespaces.bareID($0) == name }.sorted()
             if records[name] != nil {
                 id = name
+            } else if inFeeds.count == 1 {
+                id = inFeeds[0]
+            } else if inFeeds.count > 1 {
+                throw CommandInputError.badInput(
+                    "--routes: '\(TerminalText.sanitize(name, maxLength: 60))' is a route_id in several feeds: \(inFeeds.joined(separator: ", ")); give it with its feed, e.g. \(inFeeds[0])"
+                )
             } else {
                 let matches = records.filter { $0.value.info.shortName?.caseInsensitiveCompare(name) == .orderedSame }
                     .map(\.key).sorted()
@@ -320,12 +338,21 @@ enum MessageListing {
         var agencies: [String]
         var from: String?
         var until: String?
+        /// The zone `from` and `until` are written in: the message's own, else the route database's.
+        var timeZone: String
         var text: [String: String]
+
+        enum CodingKeys: String, CodingKey {
+            case id, severity, status, stops, routes, agencies, from, until, text
+            case timeZone = "time_zone"
+        }
     }
 
-    static func rows(_ entities: [TransitRealtime_FeedEntity], now: Date, in zone: TimeZone) -> [Row] {
+    /// `fallback` is the zone of messages that do not name theirs.
+    static func rows(_ entities: [TransitRealtime_FeedEntity], now: Date, in fallback: TimeZone) -> [Row] {
         entities.map { entity in
             let alert = entity.alert
+            let zone = StaffMessages.timeZone(of: alert) ?? fallback
             let period = alert.activePeriod.first.map(AlertIndex.ActivePeriod.init)
             var text: [String: String] = [:]
             for translation in alert.headerText.translation {
@@ -338,7 +365,7 @@ enum MessageListing {
                 routes: alert.informedEntity.filter(\.hasRouteID).map(\.routeID),
                 agencies: alert.informedEntity.filter { $0.hasAgencyID && !$0.hasRouteID }.map(\.agencyID),
                 from: period?.start.map { LocalTime.iso8601($0, in: zone) },
-                until: period?.end.map { LocalTime.iso8601($0, in: zone) }, text: text)
+                until: period?.end.map { LocalTime.iso8601($0, in: zone) }, timeZone: zone.identifier, text: text)
         }
     }
 
@@ -351,6 +378,8 @@ enum MessageListing {
     static func text(_ entities: [TransitRealtime_FeedEntity], now: Date, in zone: TimeZone, file: String) -> String {
         let rows = rows(entities, now: now, in: zone)
         guard !rows.isEmpty else { return "\(file): no messages" }
+        // One zone for the file is said once at the end; messages written for different zones say each theirs.
+        let zones = Set(rows.filter { $0.from != nil || $0.until != nil }.map(\.timeZone))
         var lines: [String] = []
         for row in rows {
             let who =
@@ -360,13 +389,14 @@ enum MessageListing {
             let clean = { (s: String) in TerminalText.sanitize(s, maxLength: 200) }
             let from = row.from.map { "\($0.prefix(10)) \($0.dropFirst(11).prefix(5))" }
             let until = row.until.map { "\($0.prefix(10)) \($0.dropFirst(11).prefix(5))" }
-            let when: String
+            var when: String
             switch (from, until) {
             case (nil, nil): when = "until removed"
             case let (f?, nil): when = "from \(f)"
             case let (nil, u?): when = "until \(u)"
             case let (f?, u?): when = "\(f) → \(u)"
             }
+            if zones.count > 1, row.from != nil || row.until != nil { when += " \(row.timeZone)" }
             lines.append("\(clean(row.id))  \(row.severity)  \(row.status)  \(who)  \(when)")
             for language in ["es", "en"] {
                 if let t = row.text[language] { lines.append("  \(language): \(clean(t))") }
@@ -375,7 +405,7 @@ enum MessageListing {
                 lines.append("  \(language.isEmpty ? "--" : clean(language)): \(clean(t))")
             }
         }
-        lines.append("Times in \(zone.identifier).")
+        if zones.count == 1 { lines.append("Times in \(zones.first!).") }
         return lines.joined(separator: "\n")
     }
 }

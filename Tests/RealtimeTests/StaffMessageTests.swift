@@ -266,4 +266,151 @@ import TransitStore
         let shown = live.screenTakeover(stops: ["MQ09A"], now: now, language: "es")
         #expect(shown.allSatisfy { $0.isInForce(at: until.addingTimeInterval(-1)) && !$0.isInForce(at: until) })
     }
+
+    // MARK: Issue 36: writers at once, and the listing's clock
+
+    /// Twenty `kiosk message add` at once, while five other messages are removed: each command reads, changes and
+    /// replaces the file under its lock, so every message added is kept, with an id of its own, and every one
+    /// removed stays removed. Without the lock 20 adds kept 3, and nine processes reported `msg-2`.
+    @Test func messagesAddedAndRemovedAtOnceAreAllKept() throws {
+        let file = S.temporaryDirectory("messages-at-once").appendingPathComponent("messages.pb").path
+        let db = try SampleNetwork.databasePath()
+        for n in 1...5 {
+            let result = try Self.kiosk([
+                "add", "--text-es", "Viejo \(n)", "--text-en", "Old \(n)", "--all", "--id", "old-\(n)", "--out", file,
+            ])
+            try #require(result.status == 0, "\(result)")
+        }
+        // Every process is started before any is waited for; the waits' limit only guards against a hang.
+        var running: [RunningProgram] = []
+        for n in 1...20 {
+            running.append(
+                try Programs.startKiosk([
+                    "message", "add", "--text-es", "Aviso \(n)", "--text-en", "Notice \(n)", "--all", "--out", file,
+                    "--db", db,
+                ]))
+            if n % 4 == 0 {
+                running.append(try Programs.startKiosk(["message", "remove", "old-\(n / 4)", "--file", file]))
+            }
+        }
+        let results = running.map { $0.wait() }
+        for result in results { #expect(result.status == 0, "\(result)") }
+        let added = results.compactMap { result -> (id: String, text: String)? in
+            // "added msg-7 (info, every kiosk, until removed) in …"
+            let words = result.stdout.split(separator: " ")
+            return words.first == "added" ? (String(words[1]), result.stdout) : nil
+        }
+        #expect(added.count == 20)
+        #expect(Set(added.map(\.id)) == Set((1...20).map { "msg-\($0)" }), "\(added.map(\.id).sorted())")
+
+        let rows = try Self.listing(file)
+        #expect(rows.count == 20, "\(rows.map { $0["id"]?.description ?? "?" })")
+        #expect(Set(rows.compactMap { $0["id"]?.description }) == Set(added.map(\.id)))
+        let texts = rows.compactMap { $0["text"]?.description }
+        #expect(Set(texts) == Set((1...20).map { "en=Notice \($0);es=Aviso \($0)" }), "every text once: \(texts)")
+        #expect(FileManager.default.fileExists(atPath: file + ".lock"), "the lock file stays beside the file")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (file as NSString).deletingLastPathComponent)
+        #expect(leftovers.sorted() == ["messages.pb", "messages.pb.lock"], "no temporary file left: \(leftovers)")
+    }
+
+    /// `kiosk message list` shows each message's times in the zone it was written for, whatever route database
+    /// the listing runs with (without --db, the sample network's, five hours behind Madrid, which the listing
+    /// used); a file that is not a messages file is refused without talk of overwriting: list only reads.
+    @Test func theListingShowsTheZoneTheMessageWasWrittenFor() throws {
+        let feed = TemporaryFolder.make(
+            "madrid",
+            files: [
+                "agency.txt":
+                    "agency_id,agency_name,agency_url,agency_timezone\nM,Metro de Madrid,https://m.example,Europe/Madrid\n",
+                "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nSOL,Sol,40.4169,-3.7035\nOPE,Ópera,40.4180,-3.7090\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nL2,M,2,Línea 2,1\n",
+                "calendar.txt":
+                    "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20271231\n",
+                "trips.txt": "route_id,service_id,trip_id\nL2,D,T1\n",
+                "stop_times.txt":
+                    "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,SOL,1\nT1,08:03:00,08:03:00,OPE,2\n",
+            ])
+        let madrid = TemporaryFolder.make("madrid-db").appendingPathComponent("routes.sqlite").path
+        _ = try GTFSImporter(feedPath: feed.path, databasePath: madrid).run()
+        let file = S.temporaryDirectory("messages-zone").appendingPathComponent("messages.pb").path
+        let added = try Programs.runKiosk([
+            "message", "add", "--text-es", "Sol cerrada", "--text-en", "Sol closed", "--stops", "SOL", "--from",
+            "2026-11-25T08:00", "--until", "2099-11-25T18:30", "--out", file, "--db", madrid,
+        ])
+        try #require(added.status == 0, "\(added)")
+        #expect(added.stdout.contains("2026-11-25 08:00 to 2099-11-25 18:30 Europe/Madrid"), "\(added)")
+
+        let text = try Programs.runKiosk(["message", "list", "--file", file])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("msg-1  info  active  stops SOL  2026-11-25 08:00 → 2099-11-25 18:30\n"), "\(text)")
+        #expect(text.stdout.hasSuffix("Times in Europe/Madrid.\n"), "\(text.stdout)")
+        let json = try Programs.runKiosk(["message", "list", "--file", file, "--json"])
+        let rows = try JSONDecoder().decode([[String: AnyCodable]].self, from: Data(json.stdout.utf8))
+        #expect(rows.count == 1 && json.stdout.hasSuffix("]\n"))
+        #expect(rows[0]["from"]?.description == "2026-11-25T08:00:00+01:00", "\(rows)")
+        #expect(rows[0]["until"]?.description == "2099-11-25T18:30:00+01:00", "\(rows)")
+        #expect(rows[0]["time_zone"]?.description == "Europe/Madrid", "\(rows)")
+        // --db of another zone does not move them either.
+        let other = try Self.kiosk(["list", "--file", file])
+        #expect(other.stdout.contains("2026-11-25 08:00 → 2099-11-25 18:30") && other.stdout.contains("Europe/Madrid"))
+
+        // A message of another zone added to the same file: each line says its own zone.
+        let quito = try Self.kiosk([
+            "add", "--text-es", "Obras", "--text-en", "Works", "--stops", "1091", "--until", "2099-01-01T18:00", "--out",
+            file,
+        ])
+        try #require(quito.status == 0, "\(quito)")
+        let both = try Programs.runKiosk(["message", "list", "--file", file])
+        #expect(both.stdout.contains("→ 2099-11-25 18:30 Europe/Madrid\n"), "\(both.stdout)")
+        #expect(both.stdout.contains("until 2099-01-01 18:00 America/Guayaquil\n"), "\(both.stdout)")
+        #expect(!both.stdout.contains("Times in"), "\(both.stdout)")
+
+        // Listing reads only: a file that is not a messages file is refused naming it, not "overwritten".
+        let alerts = S.temporaryDirectory("messages-not").appendingPathComponent("alerts.pb")
+        try S.message(timestamp: 1_800_000_000, []).serializedData().write(to: alerts)
+        let refused = try Programs.runKiosk(["message", "list", "--file", alerts.path])
+        #expect(refused.status == 2 && refused.stderr.contains("\(alerts.path): is a GTFS-Realtime feed but not a staff messages file"), "\(refused)")
+        #expect(!refused.stderr.contains("overwrite"), "\(refused.stderr)")
+        // Adding to it still says why it is left alone.
+        let kept = try Self.kiosk(["add", "--text-es", "Hola", "--text-en", "Hello", "--all", "--out", alerts.path])
+        #expect(kept.status == 2 && kept.stderr.contains("refusing to overwrite it"), "\(kept)")
+    }
+
+    /// In a region's database a bare route_id or stop id that one feed has names it for --routes and --stops (README,
+    /// "A region"), ids containing ':' too; one that two feeds have is refused with both.
+    @Test func bareIdsOfOneFeedNameTheirRouteOrStop() throws {
+        func feed(_ name: String, routes: [String], stops: [String], latitude: String) -> URL {
+            TemporaryFolder.make(
+                name,
+                files: [
+                    "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nOP,\(name),https://op.example,America/Guayaquil\n",
+                    "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\n"
+                        + stops.enumerated().map { "\($1),\(name) \($0),\(latitude)\($0),-78.5\n" }.joined(),
+                    "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\n"
+                        + routes.map { "\($0),OP,,\(name) \($0),3\n" }.joined(),
+                    "calendar.txt":
+                        "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nD,1,1,1,1,1,1,1,20260101,20271231\n",
+                    "trips.txt": "route_id,service_id,trip_id\n" + routes.map { "\($0),D,T\($0)\n" }.joined(),
+                    "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+                        + routes.map { "T\($0),08:00:00,08:00:00,\(stops[0]),1\nT\($0),08:05:00,08:05:00,\(stops[1]),2\n" }
+                        .joined(),
+                ])
+        }
+        let metro = feed("metro", routes: ["M1", "X"], stops: ["M:1", "M:2"], latitude: "-0.20")
+        let bus = feed("bus", routes: ["X"], stops: ["B1", "B2"], latitude: "-0.30")
+        let region = TemporaryFolder.make("region-db").appendingPathComponent("region.sqlite").path
+        _ = try GTFSImporter(
+            feeds: [FeedInput(id: "metro", path: metro.path), FeedInput(id: "bus", path: bus.path)],
+            databasePath: region
+        ).run()
+        let file = S.temporaryDirectory("messages-region").appendingPathComponent("messages.pb").path
+        let base = ["message", "add", "--text-es", "Hola", "--text-en", "Hello", "--out", file, "--db", region]
+        var result = try Programs.runKiosk(base + ["--routes", "M1"])
+        #expect(result.status == 0 && result.stdout.contains("routes metro:M1"), "\(result)")
+        result = try Programs.runKiosk(base + ["--stops", "M:1", "B2"])
+        #expect(result.status == 0 && result.stdout.contains("stops metro:M:1, bus:B2"), "\(result)")
+        result = try Programs.runKiosk(base + ["--routes", "X"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("'X' is a route_id in several feeds: bus:X, metro:X"), "\(result)")
+    }
 }

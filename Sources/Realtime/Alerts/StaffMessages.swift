@@ -49,10 +49,13 @@ public enum StaffMessages {
         public var from: Date?
         public var until: Date?
         public var severity: Severity
+        /// The IANA zone `from` and `until` were given in (the route database's), kept with the message so that
+        /// `kiosk message list` shows them as written, whatever database it runs with.
+        public var timeZone: String?
 
         public init(
             id: String, textES: String, textEN: String, audience: Audience, from: Date?, until: Date?,
-            severity: Severity
+            severity: Severity, timeZone: String? = nil
         ) {
             self.id = id
             self.textES = textES
@@ -61,6 +64,7 @@ public enum StaffMessages {
             self.from = from
             self.until = until
             self.severity = severity
+            self.timeZone = timeZone
         }
 
         /// The alert entity: header text in `es` and `en`, one informed entity per stop, route or agency.
@@ -75,6 +79,7 @@ public enum StaffMessages {
             }
             alert.headerText = header
             alert.severityLevel = severity.level
+            if let timeZone { alert.setExtensionValue(ext: StaffMessages.timeZoneField, value: timeZone) }
             alert.cause = .otherCause
             alert.effect = .otherEffect
             if from != nil || until != nil {
@@ -104,6 +109,17 @@ public enum StaffMessages {
         }
     }
 
+    /// A message's time zone (`Message.timeZone`) in its alert: field 9000, in the range GTFS-Realtime keeps for
+    /// private experiments, so agencies' readers and Google's bindings skip it (the file is ours alone: its
+    /// `feed_version` says so).
+    public static let timeZoneField = MessageExtension<OptionalExtensionField<ProtobufString>, TransitRealtime_Alert>(
+        _protobuf_fieldNumber: 9000, fieldName: "transit_realtime.Alert.stopkiosk_time_zone")
+
+    /// The zone an alert of a messages file was written for; nil for one written before zones were kept.
+    public static func timeZone(of alert: TransitRealtime_Alert) -> TimeZone? {
+        alert.getExtensionValue(ext: timeZoneField).flatMap(TimeZone.init(identifier:))
+    }
+
     /// Why a messages file cannot be read or written; names the file.
     public struct FileProblem: Error, Sendable, CustomStringConvertible {
         public var path: String
@@ -112,22 +128,29 @@ public enum StaffMessages {
     }
 
     /// The alert entities of a messages file, in file order; a file that does not exist holds none.
-    /// A file that is not a messages file (another feed, garbage) is refused rather than rewritten.
-    public static func read(path: String) throws(FileProblem) -> [TransitRealtime_FeedEntity] {
+    /// A file that is not a messages file (another feed, garbage) is refused, and when the caller means to
+    /// replace it (`forWriting`) the reason says it is not overwritten.
+    public static func read(path: String, forWriting: Bool = false) throws(FileProblem)
+        -> [TransitRealtime_FeedEntity]
+    {
+        let notReplaced = forWriting ? "; refusing to overwrite it" : ""
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let bytes: [UInt8]
         do { bytes = try BoundedFile.read(path, limit: maximumFileBytes) } catch {
             throw FileProblem(path: path, reason: error.reason)
         }
         let message: TransitRealtime_FeedMessage
-        do { message = try TransitRealtime_FeedMessage(serializedBytes: bytes, partial: true) } catch {
-            throw FileProblem(path: path, reason: "is not a GTFS-Realtime file (\(error)); refusing to overwrite it")
+        do {
+            message = try TransitRealtime_FeedMessage(
+                serializedBytes: bytes, extensions: SimpleExtensionMap([timeZoneField]), partial: true)
+        } catch {
+            throw FileProblem(path: path, reason: "is not a GTFS-Realtime file (\(error))\(notReplaced)")
         }
         guard message.header.feedVersion.hasPrefix("stopkiosk-messages") else {
             throw FileProblem(
                 path: path,
                 reason:
-                    "is a GTFS-Realtime feed but not a staff messages file (its header has no feed_version \"\(feedVersion)\"); refusing to overwrite it"
+                    "is a GTFS-Realtime feed but not a staff messages file (its header has no feed_version \"\(feedVersion)\")\(notReplaced)"
             )
         }
         return message.entity.filter(\.hasAlert)
@@ -147,6 +170,21 @@ public enum StaffMessages {
     /// Writes the file atomically (readers see the old list or the new one, never a part).
     public static func write(_ entities: [TransitRealtime_FeedEntity], to path: String, now: Date) throws {
         try AtomicFile.write(try encode(entities, now: now), to: path, purpose: "messages")
+    }
+
+    /// Reads the file, lets `change` edit its messages, and writes the result atomically, holding the file's
+    /// lock (`FileLock`, `PATH.lock`) from before the read until the new file is in place: writers running at
+    /// once (twenty `kiosk message add`) each read what the previous one wrote, so none of their messages is
+    /// lost and `nextID` gives each a different id. When `change` throws, the file is left as it was.
+    public static func update<T>(
+        path: String, now: Date, _ change: (inout [TransitRealtime_FeedEntity]) throws -> T
+    ) throws -> T {
+        try FileLock.withExclusiveLock(beside: path) {
+            var entities = try read(path: path, forWriting: true)
+            let result = try change(&entities)
+            try write(entities, to: path, now: now)
+            return result
+        }
     }
 
     /// Adds `message`, or replaces the entity with its id in place. Messages that ended more than
