@@ -56,10 +56,12 @@ enum AtomicOutput {
 }
 
 extension AtomicFileWriter {
-    /// A label output file, written beside its destination and renamed over it when every label read back.
+    /// A label output file, written beside its destination and renamed over it when every label read back. Named
+    /// on the command line, so it is held to `OutputDestination`'s rule for such files: a regular file this user's
+    /// mode bits allow writing.
     static func labelOutput(_ destination: String) throws(LabelError) -> AtomicFileWriter {
         do {
-            return try AtomicFileWriter(destination: destination, purpose: "labels")
+            return try AtomicFileWriter(destination: destination, purpose: "labels", rule: .writableByMode)
         } catch {
             throw .outputFailed(path: destination, reason: error.reason)
         }

@@ -68,7 +68,11 @@ struct LabelsCommand: ParsableCommand {
             "Output format: pdf, svg or png (default: from --out's extension, else pdf).", valueName: "format"))
     var format: LabelFormat?
 
-    @Option(help: ArgumentHelp("The file to write. Optional only with --print.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The file to write; - for standard output (a PDF, or an SVG or PNG of one page). Optional only with "
+                + "--print.",
+            valueName: "path"))
     var out: String?
 
     @OptionGroup var progressOption: ProgressOption
@@ -133,6 +137,14 @@ struct LabelsCommand: ParsableCommand {
             throw ValidationError("--out PATH is required (it may be left out only with --print)")
         }
         if printer != nil && !sendToPrinter { throw ValidationError("--printer needs --print") }
+        if out == OutputDestination.standardOutputName {
+            if sendToPrinter {
+                throw ValidationError("--print sends the PDF to CUPS; leave out --out, or give a file to keep a copy")
+            }
+            if json {
+                throw ValidationError("--json prints the summary on standard output, where --out - sends the labels")
+            }
+        }
         if let printer,
             printer.isEmpty || printer.hasPrefix("-")
                 || printer.unicodeScalars.contains(where: {
@@ -172,6 +184,7 @@ struct LabelsCommand: ParsableCommand {
             }
             lp = found
         }
+        if let out { try resolvedFormat.checkOutput(out, chosen: format != nil) }
         try reportingLabelErrors {
             let settings = try configOption.load()
             let urlTemplate = try StopURLTemplate(template ?? settings.urlTemplate)
@@ -193,11 +206,17 @@ struct LabelsCommand: ParsableCommand {
             }
             let labelStops = records.map(Self.labelStop)
 
-            // With --print and no --out, the PDF lives in a private temporary directory until lp has it.
+            // With --print and no --out, the PDF lives in a private temporary directory until lp has it; with --out -,
+            // the document waits in one until every label has read back.
             var temporaryDirectory: String?
             defer { if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) } }
+            var staging: StandardOutputStaging?
             let output: String
-            if let out {
+            if let out, out == OutputDestination.standardOutputName {
+                let folder = try OutputFile.staging()
+                staging = folder
+                output = folder.path(named: "labels.\(resolvedFormat.rawValue)")
+            } else if let out {
                 output = out
             } else {
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -222,6 +241,9 @@ struct LabelsCommand: ParsableCommand {
                 output: output)
             for warning in run.warnings.prefix(20) { printError("warning: \(warning)") }
             if run.warnings.count > 20 { printError("warning: … and \(run.warnings.count - 20) more") }
+            if let staging {
+                try resolvedFormat.emit(run.files, from: staging, what: "labels")
+            }
 
             if json {
                 print(
@@ -230,13 +252,19 @@ struct LabelsCommand: ParsableCommand {
                         format: options.format, printed: sendToPrinter, keepFiles: out != nil))
             } else {
                 let signed = signingKey.map { ", signed with key \($0.keyID)" } ?? ", unsigned"
-                let files =
-                    out == nil
-                    ? "" : " to " + run.files.map { TerminalText.sanitize($0, maxLength: 200) }.joined(separator: ", ")
-                print(
+                var files = ""
+                if staging != nil {
+                    files = " to standard output"
+                } else if out != nil {
+                    files = " to " + run.files.map { TerminalText.sanitize($0, maxLength: 200) }.joined(separator: ", ")
+                }
+                // With --out - the document holds standard output; the summary goes beside the errors.
+                let toStandardError = staging != nil
+                func say(_ line: String) { if toStandardError { printError(line) } else { print(line) } }
+                say(
                     "Wrote \(run.labels.count) label\(run.labels.count == 1 ? "" : "s") on \(run.pages) page\(run.pages == 1 ? "" : "s") (\(options.layout.name), \(options.format.rawValue))\(files)"
                 )
-                print(
+                say(
                     "Payload: \(urlTemplate.pattern) for feed \(TerminalText.sanitize(feed, maxLength: 80))\(signed); every label read back with zbar"
                 )
             }
@@ -333,6 +361,46 @@ struct LabelsCommand: ParsableCommand {
 }
 
 extension LabelFormat: ExpressibleByArgument {}
+
+extension LabelFormat {
+    /// The format as a message names it: "a PDF".
+    var named: String {
+        switch self {
+        case .pdf: return "a PDF"
+        case .svg: return "an SVG"
+        case .png: return "a PNG"
+        }
+    }
+
+    /// Checks `--out` for a document in this format (`chosen`: by --format, else by the extension or the PDF
+    /// default) before any work; see `OutputFile`. `-` is standard output, never a terminal for PDF or PNG.
+    func checkOutput(_ path: String, chosen: Bool) throws {
+        try OutputFile.check(
+            path, option: "--out", format: named, extensions: [rawValue],
+            standardOutput: .allowed(binary: self != .svg),
+            hint: chosen
+                ? " (--format \(rawValue))"
+                : " (the extension chooses the format: "
+                    + LabelFormat.allCases.map { ".\($0.rawValue)" }.joined(separator: ", ") + ")")
+    }
+
+    /// Copies a document drawn into `staging` to standard output (`--out -`); a document of several files (SVG or
+    /// PNG pages) is refused, nothing written.
+    func emit(_ files: [String], from staging: StandardOutputStaging, what: String) throws {
+        guard files.count == 1 else {
+            printError(
+                "error: --out -: the \(what) fill \(files.count) pages, and \(named) holds one page per file; standard "
+                    + "output takes one file: use --format pdf, or --out NAME.\(rawValue) for NAME-01.\(rawValue)…; "
+                    + "nothing was written")
+            throw ExitCode(ExitStatus.badInput)
+        }
+        do {
+            try staging.emit(files[0])
+        } catch {
+            throw OutputFile.failure(error, option: "--out")
+        }
+    }
+}
 
 extension QRErrorCorrection: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.uppercased()) }

@@ -58,6 +58,7 @@ struct LookupCommand: ParsableCommand {
     }
 
     func run() throws {
+        try speech.check()
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)

@@ -8,19 +8,33 @@ import TransitStore
 
 /// `--out FILE.svg`: where a picture goes. Written atomically: the file appears whole or not at all.
 struct PictureOutput: ParsableArguments {
-    @Option(help: ArgumentHelp("The SVG file to write.", valueName: "file.svg"))
+    @Option(help: ArgumentHelp("The SVG file to write (- for standard output).", valueName: "file.svg"))
     var out: String
 
-    func write(_ svg: String) throws { try writePicture(svg, to: out) }
+    /// Refuses a device, a FIFO, a read-only file or a name not ending in .svg before any work (exit 2).
+    func check() throws { try checkPicture(out, option: "--out") }
+
+    func write(_ svg: String) throws { try writePicture(svg, to: out, option: "--out") }
 }
 
-/// Writes an SVG atomically; a failure (an unwritable folder, a full disk) is a runtime failure naming the path.
-func writePicture(_ svg: String, to path: String) throws {
+/// Checks an SVG picture's destination (see `OutputFile`); `-` is standard output unless `why` says it cannot be.
+func checkPicture(_ path: String, option: String, standardOutputRefused why: String? = nil) throws {
+    try OutputFile.check(
+        path, option: option, format: "an SVG", extensions: ["svg"],
+        standardOutput: why.map { .refused(why: $0) } ?? .allowed(binary: false))
+}
+
+/// Writes an SVG atomically (`-`: to standard output); a refused path is bad input (exit 2), a failure while
+/// writing (a full disk) a runtime failure (exit 1), each naming the path.
+func writePicture(_ svg: String, to path: String, option: String) throws {
     do {
-        try AtomicFile.write(Array(svg.utf8), to: path, purpose: "svg")
+        if path == OutputDestination.standardOutputName {
+            try OutputDestination.writeStandardOutput(Array(svg.utf8))
+        } else {
+            try AtomicFile.write(Array(svg.utf8), to: path, purpose: "svg", rule: .writableByMode)
+        }
     } catch {
-        printError("error: \(error)")
-        throw ExitCode(ExitStatus.failure)
+        throw OutputFile.failure(error, option: option)
     }
 }
 
@@ -58,6 +72,7 @@ struct MapCommand: ParsableCommand {
     }
 
     func run() throws {
+        try picture.check()
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
@@ -96,7 +111,10 @@ struct DiagramCommand: ParsableCommand {
     @Option(help: "Language of the diagram's text: es or en.")
     var lang: Language = .es
 
-    @Option(help: ArgumentHelp("The SVG file to write (default: print the diagram as text).", valueName: "file.svg"))
+    @Option(
+        help: ArgumentHelp(
+            "The SVG file to write, - for standard output (default: print the diagram as text).",
+            valueName: "file.svg"))
     var out: String?
 
     func validate() throws {
@@ -106,6 +124,7 @@ struct DiagramCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let out { try checkPicture(out, option: "--out") }
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
@@ -120,7 +139,7 @@ struct DiagramCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.badInput)
             }
             if let out {
-                try writePicture(routeDiagramSVG(for: diagram, language: lang), to: out)
+                try writePicture(routeDiagramSVG(for: diagram, language: lang), to: out, option: "--out")
             } else {
                 print(RouteDiagramRendering.text(diagram, language: lang))
             }

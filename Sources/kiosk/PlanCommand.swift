@@ -46,7 +46,7 @@ struct PlanCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Also draw an option's journey map (SVG) into this file: rides along their shapes, walks dashed, points numbered in the order of the text plan's lines.",
+            "Also draw an option's journey map (SVG) into this file (.svg): rides along their shapes, walks dashed, points numbered in the order of the text plan's lines.",
             valueName: "file.svg"))
     var map: String?
 
@@ -90,6 +90,10 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         // Warnings (a stale or damaged timetable image) on standard error; notices only with kiosk serve's log.
         bootstrapLogging(verbose: false)
+        if let map {
+            try checkPicture(map, option: "--map", standardOutputRefused: "the plan itself is printed there")
+        }
+        try speech.check()
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
@@ -120,7 +124,7 @@ struct PlanCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.badInput)
                 }
                 let geometry = try routes.journeyMap(plan, option: mapOption - 1)
-                try writePicture(journeyMapSVG(for: geometry, language: output.lang), to: map)
+                try writePicture(journeyMapSVG(for: geometry, language: output.lang), to: map, option: "--map")
             }
             if speech.wanted {
                 try speech.perform(

@@ -3,6 +3,7 @@ import Foundation
 import KioskConfiguration
 import Speech
 import StopPresentation
+import SystemSupport
 import TransitModel
 
 /// `--speak`, `--speak-to FILE.wav` and `--speech short|full`, shared by `lookup` and `plan`: the answer said by
@@ -13,7 +14,8 @@ struct SpeechOptions: ParsableArguments {
 
     @Option(
         name: .customLong("speak-to"),
-        help: ArgumentHelp("Also write the spoken answer to a WAV file (16-bit mono).", valueName: "file.wav"))
+        help: ArgumentHelp(
+            "Also write the spoken answer to a WAV file (16-bit mono; the name ends in .wav).", valueName: "file.wav"))
     var speakTo: String?
 
     @Option(help: "How much to say: short (the next departures) or full (station, more times, first and last).")
@@ -26,8 +28,17 @@ struct SpeechOptions: ParsableArguments {
 
     var wanted: Bool { speak || speakTo != nil || printSpeech }
 
-    /// Says or writes `text`. A missing sound device or an unwritable file is a runtime failure (exit 1) with
-    /// one message naming the cause.
+    /// Refuses a `--speak-to` that is not a WAV file this user may write (a device, a FIFO, a read-only file), before
+    /// any work: exit 2, nothing written. Standard output holds the printed answer, so `-` is refused too.
+    func check() throws {
+        guard let speakTo else { return }
+        try OutputFile.check(
+            speakTo, option: "--speak-to", format: "a WAV file", extensions: ["wav"],
+            standardOutput: .refused(why: "the answer is printed there"))
+    }
+
+    /// Says or writes `text`. A missing sound device or a failed write (a full disk) is a runtime failure (exit 1)
+    /// with one message naming the cause; a refused --speak-to is bad input (exit 2).
     func perform(_ text: String, language: Language, config: KioskConfig) throws {
         let settings = VoiceSettings(language: language, rate: config.speech.rate, volume: config.speech.volume)
         if printSpeech { print(text) }
@@ -35,10 +46,9 @@ struct SpeechOptions: ParsableArguments {
             if let speakTo {
                 let wav = try SpeechAudio.wav(for: text, settings: settings)
                 do {
-                    try wav.write(to: URL(fileURLWithPath: speakTo), options: .atomic)
+                    try AtomicFile.write(Array(wav), to: speakTo, purpose: "wav", rule: .writableByMode)
                 } catch {
-                    printError("error: cannot write \(speakTo): \(error.localizedDescription)")
-                    throw ExitCode(ExitStatus.failure)
+                    throw OutputFile.failure(error, option: "--speak-to")
                 }
             }
             if speak { try play(text, settings: settings, config: config) }

@@ -37,8 +37,14 @@ struct TimetableCommand: ParsableCommand {
             single (a page per route and direction, each with the stop's header and QR code). --lang es|en (default: \
             the config's language).
 
+            --out - writes the stop's or route's timetable to standard output (a PDF, or an SVG or PNG of one page; \
+            the summary then goes to standard error). --out never replaces anything but a regular file this user's \
+            mode bits allow writing: a device, a FIFO, a folder, a read-only file, a file on /proc or /sys, or a name \
+            whose extension is not the format's (poster.txt for a PDF) is refused.
+
             Exit codes: 0 ok; 2 bad input (unknown stop or route, a date outside the feed, nothing departing or no \
-            trips that day, an unwritable --out), nothing written; 1 a page failed its check (nothing written).
+            trips that day, a refused or unwritable --out), nothing written; 1 a page failed its check (nothing \
+            written).
             """
     )
 
@@ -70,7 +76,9 @@ struct TimetableCommand: ParsableCommand {
             "Output format: pdf, svg or png (default: from --out's extension, else pdf).", valueName: "format"))
     var format: LabelFormat?
 
-    @Option(help: ArgumentHelp("The file to write (the folder, with --all-stops).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The file to write, - for standard output (the folder, with --all-stops).", valueName: "path"))
     var out: String
 
     @Option(help: ArgumentHelp("PNG resolution in dots per inch (72–600).", valueName: "dpi"))
@@ -124,6 +132,14 @@ struct TimetableCommand: ParsableCommand {
                 "--date must be a date such as 2026-11-25 (got '\(TerminalText.sanitize(date, maxLength: 40))')")
         }
         guard (72...600).contains(dpi) else { throw ValidationError("--dpi must be between 72 and 600 (got \(dpi))") }
+        if out == OutputDestination.standardOutputName {
+            if allStops {
+                throw ValidationError("--all-stops writes a file per stop into a folder; --out - is one file")
+            }
+            if json {
+                throw ValidationError("--json prints the summary on standard output, where --out - sends the timetable")
+            }
+        }
     }
 
     /// --format, else the extension of --out, else PDF.
@@ -140,6 +156,10 @@ struct TimetableCommand: ParsableCommand {
     func run() throws {
         let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "timetable")
         defer { signals.cancel() }
+        if !allStops { try resolvedFormat.checkOutput(out, chosen: format != nil) }
+        // --out -: the pages wait in a private folder until every one has passed its check.
+        let staging = out == OutputDestination.standardOutputName ? try OutputFile.staging() : nil
+        let output = staging?.path(named: "timetable.\(resolvedFormat.rawValue)") ?? out
         try reportingTimetableErrors {
             let settings = try configOption.load()
             let routesDB = try database.open(config: settings)
@@ -152,8 +172,9 @@ struct TimetableCommand: ParsableCommand {
 
             if stop == nil && !allStops {
                 let timetable = try routesDB.routeTimetable(routes[0], direction: direction, date: day)
-                let result = try TimetablePrinter(options: options).printRoute(timetable, output: out)
-                report(result, what: "route \(timetable.route.label)")
+                let result = try TimetablePrinter(options: options).printRoute(timetable, output: output)
+                if let staging { try resolvedFormat.emit(result.files, from: staging, what: "timetable's pages") }
+                report(result, what: "route \(timetable.route.label)", toStandardOutput: staging == nil)
                 return
             }
 
@@ -166,15 +187,19 @@ struct TimetableCommand: ParsableCommand {
             if let stop {
                 let resolved = try routesDB.resolveStop(StopQuery.reference(for: stop, routes: routesDB, config: settings))
                 let timetable = try routesDB.stopTimetable(for: resolved, span: span, routes: routes)
-                let result = try TimetablePrinter(options: options).printStop(timetable, payloads: payloads, output: out)
-                report(result, what: "stop \(timetable.stop.code ?? timetable.stop.id)")
+                let result = try TimetablePrinter(options: options).printStop(
+                    timetable, payloads: payloads, output: output)
+                if let staging { try resolvedFormat.emit(result.files, from: staging, what: "timetable's pages") }
+                report(
+                    result, what: "stop \(timetable.stop.code ?? timetable.stop.id)", toStandardOutput: staging == nil)
                 return
             }
             try printAllStops(routesDB, span: span, payloads: payloads, options: options)
         }
     }
 
-    func report(_ result: TimetablePrintResult, what: String) {
+    /// The summary; beside the errors when the timetable itself went to standard output.
+    func report(_ result: TimetablePrintResult, what: String, toStandardOutput: Bool) {
         if json {
             struct Summary: Encodable {
                 var files: [String], pages: Int, pageWidth: Double, pageHeight: Double
@@ -188,10 +213,14 @@ struct TimetableCommand: ParsableCommand {
                 regions: result.regions)
             print(String(decoding: (try? encoder.encode(summary)) ?? Data(), as: UTF8.self))
         } else {
-            print(
+            let files =
+                toStandardOutput
+                ? result.files.map { TerminalText.sanitize($0, maxLength: 200) }.joined(separator: ", ")
+                : "standard output"
+            let line =
                 "Wrote the timetable of \(TerminalText.sanitize(what, maxLength: 80)) on \(result.pages) page\(result.pages == 1 ? "" : "s") to "
-                    + result.files.map { TerminalText.sanitize($0, maxLength: 200) }.joined(separator: ", ")
-                    + "; every page checked (texts in their boxes, no overlaps, the QR code read back)")
+                + files + "; every page checked (texts in their boxes, no overlaps, the QR code read back)"
+            if toStandardOutput { print(line) } else { printError(line) }
         }
     }
 

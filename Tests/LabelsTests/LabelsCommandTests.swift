@@ -337,8 +337,8 @@ struct LabelsCommandTests {
                 ["--stops", "1011", "--template", "https://transit.example/s/{stop_name}", "--out", out],
                 "unknown placeholder {stop_name}"
             ),
-            (["--stops", "1011", "--out", "/nonexistent-dir/x.pdf"], "the directory /nonexistent-dir does not exist"),
-            (["--stops", "1011", "--out", dir.path], "is a directory"),
+            (["--stops", "1011", "--out", "/nonexistent-dir/x.pdf"], "/nonexistent-dir/x.pdf: there is no folder /nonexistent-dir"),
+            (["--stops", "1011", "--out", dir.path], "\(dir.path): is a folder, not a file"),
             (["--stops", "1011", "--layout", "a3", "--out", out], "unknown --layout 'a3'"),
             (["--stops", "1011", "--all", "--out", out], "exactly one of --stops"),
             (["--out", out], "exactly one of --stops"),

@@ -61,8 +61,8 @@ import Testing
         let error = try #require(throws: FileError.self) {
             try AtomicFile.write([1], to: "/nonexistent-folder-xyz/out.pdf")
         }
-        #expect(error.problem == .notFound)
-        #expect(error.description.contains("/nonexistent-folder-xyz"))
+        #expect(error.problem == .missingFolder("/nonexistent-folder-xyz"))
+        #expect(error.description == "/nonexistent-folder-xyz/out.pdf: there is no folder /nonexistent-folder-xyz")
     }
 
     @Test func fullDiskReadsAsSuch() {

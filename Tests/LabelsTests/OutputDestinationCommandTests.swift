@@ -1,0 +1,206 @@
+import Foundation
+import KioskTesting
+import Testing
+
+/// Every command that writes a file named on the command line, attacked as issue 36 did: a FIFO, /dev/null (only
+/// looked at, never written: it must still be the character device afterwards), a read-only file, /proc/self/mem
+/// and a name whose extension is not the format. Each is refused before any work with exit 2, a message naming the
+/// path and what it is, the target unchanged and no temporary file left; `-` is standard output where the format
+/// allows it and refused saying why where it does not.
+@Suite("--out, --map and --speak-to destinations (CLI)")
+struct OutputDestinationCommandTests {
+    /// A command with the option that names its file, and that file's extension.
+    struct Writer: CustomStringConvertible {
+        var arguments: [String]
+        var option: String
+        var ext: String
+        var format: String
+        var description: String { arguments.prefix(2).joined(separator: " ") + " \(option)" }
+    }
+
+    static let at = "2026-11-25T08:00"
+    static let writers: [Writer] = [
+        Writer(arguments: ["timetable", "1091", "--date", "2026-11-25"], option: "--out", ext: "pdf", format: "a PDF"),
+        Writer(arguments: ["labels", "--stops", "1091"], option: "--out", ext: "pdf", format: "a PDF"),
+        Writer(
+            arguments: ["labels", "--stops", "1091", "--format", "png"], option: "--out", ext: "png", format: "a PNG"),
+        Writer(arguments: ["map", "1091"], option: "--out", ext: "svg", format: "an SVG"),
+        Writer(arguments: ["diagram", "L1"], option: "--out", ext: "svg", format: "an SVG"),
+        Writer(
+            arguments: ["plan", "cumbaya", "La Carolina", "--at", at], option: "--map", ext: "svg", format: "an SVG"),
+        Writer(arguments: ["lookup", "1091", "--at", at], option: "--speak-to", ext: "wav", format: "a WAV file"),
+        Writer(
+            arguments: ["plan", "cumbaya", "La Carolina", "--at", at], option: "--speak-to", ext: "wav",
+            format: "a WAV file"),
+    ]
+
+    private func status(_ path: String) -> stat? {
+        var result = stat()
+        return lstat(path, &result) == 0 ? result : nil
+    }
+
+    private func leftovers(_ folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+    }
+
+    private func refused(_ writer: Writer, _ path: String, _ reason: String) throws {
+        let result = try Programs.runKiosk(writer.arguments + [writer.option, path])
+        #expect(result.status == 2, "\(writer) \(path): \(result)")
+        #expect(
+            result.stderr.contains("error: \(writer.option) \(path): \(reason)"), "\(writer) \(path): \(result.stderr)")
+        #expect(result.stderr.hasSuffix("; nothing was written\n"), "\(writer) \(path): \(result.stderr)")
+    }
+
+    @Test(arguments: writers)
+    func devicesFIFOsReadOnlyFilesAndProcAreRefused(_ writer: Writer) throws {
+        let folder = TemporaryFolder.make("out-\(writer.ext)")
+        let null = try #require(status("/dev/null"))
+        try refused(writer, "/dev/null", "is a character device, not a regular file; only a regular file is replaced")
+        let after = try #require(status("/dev/null"))
+        #expect(after.st_mode & S_IFMT == S_IFCHR && after.st_rdev == null.st_rdev)
+
+        let fifo = folder.appendingPathComponent("fifo.\(writer.ext)").path
+        try #require(mkfifo(fifo, 0o666) == 0)
+        try refused(writer, fifo, "is a FIFO (named pipe), not a regular file; only a regular file is replaced")
+        #expect(status(fifo).map { $0.st_mode & S_IFMT } == S_IFIFO)
+
+        let readOnly = folder.appendingPathComponent("kept.\(writer.ext)").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: readOnly))
+        #expect(chmod(readOnly, 0o444) == 0)
+        try refused(writer, readOnly, "is not writable by this user (owner ")
+        #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "keep me")
+
+        try refused(writer, "/proc/self/mem", "is on /proc, a kernel file system, not a file on disk")
+
+        let folderAsFile = folder.path
+        try refused(writer, folderAsFile, "is a folder, not a file")
+
+        let wrong = folder.appendingPathComponent("answer.txt").path
+        try refused(writer, wrong, "ends in .txt, but what is written is \(writer.format) (.\(writer.ext))")
+        #expect(!FileManager.default.fileExists(atPath: wrong))
+        #expect(leftovers(folder).isEmpty)
+    }
+
+    /// The format's own extension in another case is fine, and the new file is written.
+    @Test func theRightExtensionInCapitalsIsWritten() throws {
+        let folder = TemporaryFolder.make("out-ok")
+        let path = folder.appendingPathComponent("STOP.SVG").path
+        let result = try Programs.runKiosk(["map", "1091", "--out", path])
+        #expect(result.status == 0, "\(result)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("<svg"))
+    }
+
+    /// An unknown extension used to mean a PDF silently: now it names both.
+    @Test func labelsAndTimetablesNameTheWayToChooseTheFormat() throws {
+        let folder = TemporaryFolder.make("out-ext")
+        let jpg = folder.appendingPathComponent("poster.jpg").path
+        var result = try Programs.runKiosk(["timetable", "1091", "--date", "2026-11-25", "--out", jpg])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "\(jpg): ends in .jpg, but what is written is a PDF (.pdf) "
+                    + "(the extension chooses the format: .pdf, .svg, .png)"
+            ),
+            "\(result.stderr)")
+        let pdf = folder.appendingPathComponent("labels.pdf").path
+        result = try Programs.runKiosk(["labels", "--stops", "1091", "--format", "svg", "--out", pdf])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.contains("\(pdf): ends in .pdf, but what is written is an SVG (.svg) (--format svg)"),
+            "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    /// `kiosk keys generate --out DIR` never replaced anything (link() refuses an existing name); a device or /proc
+    /// is named for what it is.
+    @Test func keysGenerateRefusesADeviceAndProc() throws {
+        var result = try Programs.runKiosk(["keys", "generate", "--out", "/dev/null"])
+        #expect(result.status == 2 && result.stderr.contains("/dev/null exists and is not a directory"), "\(result)")
+        #expect(status("/dev/null").map { $0.st_mode & S_IFMT } == S_IFCHR)
+        result = try Programs.runKiosk(["keys", "generate", "--out", "/proc"])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "/proc/label-signing.key: cannot write key file (is on /proc, a kernel file system, not a file on disk)"
+            ),
+            "\(result)")
+        let folder = TemporaryFolder.make("keys-fifo")
+        let fifo = folder.appendingPathComponent("label-signing.key").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        result = try Programs.runKiosk(["keys", "generate", "--out", folder.path])
+        #expect(result.status == 2 && result.stderr.contains("already exists; it was not overwritten"), "\(result)")
+        #expect(status(fifo).map { $0.st_mode & S_IFMT } == S_IFIFO)
+    }
+
+    // MARK: - Standard output
+
+    /// Runs `kiosk ARGS` with standard output sent to `file` (a shell redirection, so binary output arrives as
+    /// bytes) and its temporary folder (TMPDIR, where a document waits until it is checked) `temporary`.
+    private func toFile(_ arguments: [String], _ file: String, temporary: URL) throws -> ProcessResult {
+        try Programs.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "out=\"$1\"; shift; exec \"$0\" \"$@\" > \"$out\"", Programs.kiosk.path, file] + arguments,
+            environment: ["XDG_CACHE_HOME": Programs.sampleCache.path, "TMPDIR": temporary.path])
+    }
+
+    @Test func aPDFTimetableAndOnePageLabelsGoToStandardOutput() throws {
+        let folder = TemporaryFolder.make("stdout")
+        let temporary = TemporaryFolder.make("stdout-tmp")
+        let poster = folder.appendingPathComponent("poster.bin").path
+        var result = try toFile(
+            ["timetable", "1091", "--date", "2026-11-25", "--out", "-"], poster, temporary: temporary)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("to standard output; every page checked"), "\(result.stderr)")
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: poster))
+        #expect(pdf.starts(with: Data("%PDF-".utf8)))
+        #expect(String(decoding: pdf.suffix(16), as: UTF8.self).contains("%%EOF"))
+
+        let label = folder.appendingPathComponent("label.bin").path
+        result = try toFile(
+            ["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--out", "-"], label,
+            temporary: temporary)
+        #expect(result.status == 0, "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: label)).starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+        // The same bytes as the file --out FILE writes.
+        let mapFile = folder.appendingPathComponent("map.svg").path
+        #expect(try Programs.runKiosk(["map", "1091", "--out", mapFile]).status == 0)
+        result = try Programs.runKiosk(["map", "1091", "--out", "-"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == (try String(contentsOfFile: mapFile, encoding: .utf8)))
+        result = try Programs.runKiosk(["diagram", "L1", "--out", "-"])
+        #expect(result.status == 0 && result.stdout.contains("<svg"), "\(result)")
+        // Labels filling several SVG pages cannot go to standard output: refused once drawn, nothing written.
+        let pages = folder.appendingPathComponent("pages.bin").path
+        result = try toFile(["labels", "--route", "L1", "--format", "svg", "--out", "-"], pages, temporary: temporary)
+        #expect(result.status == 2 && result.stderr.contains("error: --out -: the labels fill "), "\(result)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pages)).isEmpty)
+        // Nothing is left behind: each staging folder goes with its command.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+                "label.bin", "map.svg", "pages.bin", "poster.bin",
+            ])
+    }
+
+    @Test func standardOutputIsRefusedWhereItCannotWork() throws {
+        let cases: [([String], String)] = [
+            (["timetable", "--all-stops", "--out", "-"], "--all-stops writes a file per stop into a folder"),
+            (["labels", "--stops", "1091", "--out", "-", "--json"], "--json prints the summary on standard output"),
+            (
+                ["plan", "cumbaya", "La Carolina", "--at", Self.at, "--map", "-"],
+                "error: --map -: standard output cannot be used here: the plan itself is printed there"
+            ),
+            (
+                ["lookup", "1091", "--at", Self.at, "--speak-to", "-"],
+                "error: --speak-to -: standard output cannot be used here: the answer is printed there"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try Programs.runKiosk(arguments)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            #expect(!result.stdout.contains("<svg") && !result.stdout.contains("RIFF"), "\(arguments)")
+        }
+    }
+}
