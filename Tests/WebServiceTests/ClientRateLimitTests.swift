@@ -1,8 +1,11 @@
 import Foundation
+import Hummingbird
 import KioskConfiguration
 import Logging
+import NIOCore
 import Synchronization
 import Testing
+import TransitModel
 import TransitStore
 
 @testable import WebService
@@ -225,5 +228,101 @@ import TransitStore
             #expect(error?.problem.contains(says) == true, "\(text): \(error?.problem ?? "")")
             #expect(error?.file.hasPrefix("kiosk.toml") == true)
         }
+    }
+
+    static func request(_ path: String, acceptLanguage: String? = nil) -> Request {
+        var head = HTTPRequest(method: .get, scheme: "http", authority: "x", path: path)
+        if let acceptLanguage { head.headerFields[.acceptLanguage] = acceptLanguage }
+        return Request(head: head, body: .init(buffer: ByteBuffer()))
+    }
+
+    /// Issue 36: the limits classify a request by the route it reaches, as the router matches its path (empty
+    /// segments skipped, case and percent-encoding kept), so no spelling of a path dodges its limit, and a journey
+    /// map, which makes a plan, counts as a plan.
+    @Test func aRequestIsClassifiedByTheRouteItReaches() {
+        let cases: [(String, ClientRateLimiter.Kind?)] = [
+            ("/api/v1/plan?from=1&to=2", .plan), ("/api/v1/plan/?from=1", .plan), ("/api/v1//plan", .plan),
+            ("//api/v1/plan", .plan), ("///api//v1///plan//", .plan), ("/plan/?from=1&to=2", .plan),
+            ("//plan?from=1", .plan), ("/plan", nil), ("/plan/", nil),
+            ("/api/v1/plan/map.svg?from=1&to=2", .plan), ("/api/v1//plan/map.svg/", .plan),
+            ("/api/v1/stops/1091/speech", .speech), ("/api/v1/stops/1091/speech/", .speech),
+            ("/api/v1/stops//1091//speech", .speech), ("//api/v1/stops/1091/speech?lang=en", .speech),
+            ("/api/v1/stops/1091/map.svg", .map), ("/api/v1/stops/1091/map.svg/", .map),
+            ("/api/v1/routes/MQ-L1/diagram.svg", .map), ("//api/v1/routes/MQ-L1//map.svg", .map),
+            // Not these routes: 404 or another route, cheap, not limited.
+            ("/API/v1/plan", nil), ("/api/v2/plan", nil), ("/api/v1/plan/x", nil), ("/api/v1/pl%61n", nil),
+            ("/api/v1/stops/1091", nil), ("/api/v1/stops/1/2/speech", nil), ("/api/v1/x.svg", nil),
+            ("/s/1091", nil), ("/kiosk", nil), ("/", nil), ("", nil),
+        ]
+        for (path, kind) in cases {
+            #expect(ClientRateLimiter.kind(of: Self.request(path)) == kind, "\(path)")
+        }
+    }
+
+    /// Through the real server: the path variants that each used to get 30 of 30 plans reach the plan route and
+    /// take from one bucket; a journey map takes a plan's token, not a map's; `/speech/` shares speech's bucket.
+    @Test func noSpellingOfAPathDodgesItsLimit() async throws {
+        var config = KioskConfig()
+        config.server.planRequestsPerMinute = 1
+        config.server.planBurst = 5
+        config.server.mapRequestsPerMinute = 1
+        config.server.mapBurst = 1
+        let query = "from=1091&to=1092"
+        try await ConnectionLimitTests.withLiveServer(try Self.service(config, clock: Clock())) { port, _ in
+            for path in [
+                "/api/v1/plan/?\(query)", "/api/v1//plan?\(query)", "//api/v1/plan?\(query)", "/plan/?\(query)",
+                "/api/v1/plan/map.svg?\(query)",
+            ] {
+                let answer = try await Self.exchange(port, path, from: "203.0.113.1")
+                #expect(answer.hasPrefix("HTTP/1.1 200"), "\(path): \(answer.prefix(300))")
+            }
+            for path in ["/api/v1/plan?\(query)", "/plan?\(query)", "/api/v1/plan/map.svg/?\(query)"] {
+                let answer = try await Self.exchange(port, path, from: "203.0.113.1")
+                #expect(answer.hasPrefix("HTTP/1.1 429"), "\(path): \(answer.prefix(300))")
+                #expect(answer.contains("plans"), "\(path): \(answer.suffix(400))")
+            }
+            // The journey map took no map token: the stop map is served, then its own limit holds for any spelling.
+            let stopMap = try await Self.exchange(port, "/api/v1/stops/1091/map.svg", from: "203.0.113.1")
+            #expect(stopMap.hasPrefix("HTTP/1.1 200"), "\(stopMap.prefix(300))")
+            let respelled = try await Self.exchange(port, "/api/v1/stops//1091/map.svg/", from: "203.0.113.1")
+            #expect(respelled.hasPrefix("HTTP/1.1 429"), "\(respelled.prefix(300))")
+            // Another client is served.
+            let other = try await Self.exchange(port, "/api/v1//plan/?\(query)", from: "203.0.113.2")
+            #expect(other.hasPrefix("HTTP/1.1 200") && other.contains("\"options\""), "\(other.prefix(300))")
+        }
+    }
+
+    /// The access log names the client a trusted proxy names (nginx's X-Real-IP), not the proxy; anyone else's
+    /// header changes nothing.
+    @Test func theAccessLogNamesTheClientATrustedProxyNames() {
+        let resolver = ClientAddressResolver(trustedProxies: ["127.0.0.1", "::1"])
+        #expect(resolver.loggedAddress(peer: "127.0.0.1", headers: [.xRealIP: "203.0.113.9"]) == "203.0.113.9")
+        #expect(resolver.loggedAddress(peer: "::1", headers: [.xRealIP: "2001:db8::7"]) == "2001:db8::7")
+        #expect(
+            resolver.loggedAddress(peer: "127.0.0.1", headers: [.xForwardedFor: "6.6.6.6, 198.51.100.4"])
+                == "198.51.100.4")
+        #expect(resolver.loggedAddress(peer: "198.51.100.7", headers: [.xRealIP: "1.2.3.4"]) == "198.51.100.7")
+        #expect(resolver.loggedAddress(peer: "127.0.0.1", headers: [:]) == "127.0.0.1")
+        #expect(resolver.loggedAddress(peer: "127.0.0.1", headers: [.xRealIP: "not an address"]) == "127.0.0.1")
+        #expect(resolver.loggedAddress(peer: nil, headers: [.xRealIP: "203.0.113.9"]) == nil)
+    }
+
+    /// The language from Accept-Language: the es/en tag with the highest q, ties in the order listed, q=0 never;
+    /// what kiosk/deploy/nginx's map relies on (nginx_check.py compares the two through a real nginx).
+    @Test func theLanguageFollowsQValuesAndTiesKeepTheirOrder() {
+        var config = KioskConfig()
+        config.language = .es
+        let cases: [(String, Language)] = [
+            ("es;q=0, en", .en), ("en;q=0, es", .es), ("es;q=0.5, en", .en), ("fr, en;q=0.8, es;q=0.9", .es),
+            ("es, en;q=2", .en), ("es;q=1, en", .es), ("en, es", .en), ("EN-us, es", .en), ("es;q=0.9, en;q=0.9", .es),
+            ("en;q=0.9, es;q=0.9", .en), ("de", .es), ("", .es), (";en", .es), ("-en", .es), ("en_US", .es),
+            ("es x, en", .en), ("en;q=0", .es), ("en;q=nan", .es), ("fr;q=1, en-GB;q=0.1", .en),
+        ]
+        for (header, language) in cases {
+            let request = Self.request("/s/1091", acceptLanguage: header)
+            #expect(LanguageChoice.pick(request: request, config: config) == language, "\(header)")
+        }
+        config.language = .en
+        #expect(LanguageChoice.pick(request: Self.request("/s/1091", acceptLanguage: ";es"), config: config) == .en)
     }
 }

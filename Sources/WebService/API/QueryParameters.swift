@@ -121,13 +121,17 @@ enum LanguageChoice {
             }
         }
         if let header = request.headers[.acceptLanguage] {
-            let ranked = header.split(separator: ",").compactMap { item -> (String, Double)? in
-                let parts = item.split(separator: ";").map { $0.trimmingSpaces() }
+            // The tags by quality, ties in the order listed (the sort is by position too, so the rule is pinned:
+            // kiosk/deploy/nginx/stopkiosk.conf keys its cache on the first es/en item when that one item has no
+            // parameters, which is this choice only while ties keep their order). Empty pieces are kept, so that
+            // `;en` and `-en` are not English.
+            let ranked = header.split(separator: ",").enumerated().compactMap { index, item -> (String, Double, Int)? in
+                let parts = item.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
                 guard let tag = parts.first?.lowercased(), !tag.isEmpty else { return nil }
                 let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-                return (String(tag.split(separator: "-").first ?? ""), quality)
-            }.filter { $0.1 > 0 }.sorted { $0.1 > $1.1 }
-            for (tag, _) in ranked {
+                return (String(tag.split(separator: "-", omittingEmptySubsequences: false)[0]), quality, index)
+            }.filter { $0.1 > 0 }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }
+            for (tag, _, _) in ranked {
                 if let language = Language(rawValue: tag) { return language }
             }
         }

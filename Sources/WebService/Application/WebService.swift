@@ -99,7 +99,8 @@ public final class WebService: Sendable {
     public func router() -> Router<WebRequestContext> {
         let router = Router(context: WebRequestContext.self, options: .autoGenerateHeadEndpoints)
         if let instanceName { router.add(middleware: InstanceHeaderMiddleware(name: instanceName)) }
-        router.add(middleware: AccessLogMiddleware(logger: logger))
+        let addresses = ClientAddressResolver(trustedProxies: config.server.trustedProxies)
+        router.add(middleware: AccessLogMiddleware(logger: logger, addresses: addresses))
         router.add(middleware: metrics.middleware)
         // Outside the error answers, so problem+json is compressed too; it answers If-None-Match for either variant.
         router.add(middleware: CompressionMiddleware())
@@ -107,7 +108,7 @@ public final class WebService: Sendable {
             router.add(
                 middleware: ClientRateLimitMiddleware(
                     limiter: rateLimiter,
-                    addresses: ClientAddressResolver(trustedProxies: config.server.trustedProxies),
+                    addresses: addresses,
                     problems: ProblemMiddleware(pages: pages, config: config), metrics: metrics))
         }
         router.add(middleware: ProblemMiddleware(pages: pages, config: config))

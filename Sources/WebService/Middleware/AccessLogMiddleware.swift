@@ -1,10 +1,12 @@
 import Hummingbird
 import Logging
 
-/// One log line per request: client, method, path (query cut), status, bytes, milliseconds.
+/// One log line per request: client, method, path (query cut), status, bytes, milliseconds. The client is the one
+/// a trusted proxy names (`trusted_proxies`: nginx's `X-Real-IP`), else the peer: behind nginx every peer is nginx.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = WebRequestContext
     let logger: Logger
+    let addresses: ClientAddressResolver
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -15,7 +17,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         logger.info(
-            "\(context.remoteAddress ?? "-") \(request.method.rawValue) \(PathText.describe(request.uri.path)) \(response.status.code) \(response.headers[.contentLength] ?? "-") \(Self.milliseconds(elapsed))ms"
+            "\(addresses.loggedAddress(peer: context.remoteAddress, headers: request.headers) ?? "-") \(request.method.rawValue) \(PathText.describe(request.uri.path)) \(response.status.code) \(response.headers[.contentLength] ?? "-") \(Self.milliseconds(elapsed))ms"
         )
         return response
     }

@@ -42,6 +42,14 @@ struct ClientAddress: Hashable, Sendable {
         }
     }
 
+    /// The full address as text (`203.0.113.9`, `2001:db8::1`), for the access log.
+    var text: String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        let written = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
+        return written == nil ? "-" : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static func == (a: ClientAddress, b: ClientAddress) -> Bool { a.high == b.high && a.low == b.low }
 
     func hash(into hasher: inout Hasher) {
@@ -198,16 +206,30 @@ final class ClientRateLimiter: Sendable {
         table = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
     }
 
-    /// Which limit a request falls under, from its path alone (before routing): plans (`/plan` with a query,
-    /// `/api/v1/plan`), the spoken stop view, and the SVG pictures under `/api/v1/` (stop and route maps, line
-    /// diagrams, journey maps). Anything else: nil.
+    /// Which limit a request falls under, by the route it reaches: plans (`/plan` with a query, `/api/v1/plan`,
+    /// and a journey map, `/api/v1/plan/map.svg`, which makes the plan it draws), the spoken stop view, and the
+    /// other SVG pictures (stop and route maps, line diagrams). Anything else: nil.
+    ///
+    /// The path is cut into segments exactly as the router matches it (split at `/`, empty segments skipped:
+    /// `/api/v1/plan/`, `/api/v1//plan` and `//api/v1/plan` all reach the plan route), case-sensitive and not
+    /// percent-decoded, as the router is; comparing the raw spelling let those variants dodge the limit. The
+    /// variants are classified, not refused: the router answers them, and so does nginx's `merge_slashes`.
     static func kind(of request: Request) -> Kind? {
-        let path = request.uri.path
-        if path == "/api/v1/plan" || (path == "/plan" && !(request.uri.query ?? "").isEmpty) { return .plan }
-        guard path.hasPrefix("/api/v1/") else { return nil }
-        if path.hasSuffix("/speech") { return .speech }
-        if path.hasSuffix(".svg") { return .map }
-        return nil
+        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        switch segments.count {
+        case 1 where segments[0] == "plan":
+            return (request.uri.query ?? "").isEmpty ? nil : .plan
+        case 3, 4, 5:
+            guard segments[0] == "api", segments[1] == "v1" else { return nil }
+        default:
+            return nil
+        }
+        switch (segments.count, segments[2], segments.last!) {
+        case (3, "plan", _), (4, "plan", "map.svg"): return .plan
+        case (5, "stops", "speech"): return .speech
+        case (5, "stops", "map.svg"), (5, "routes", "map.svg"), (5, "routes", "diagram.svg"): return .map
+        default: return nil
+        }
     }
 }
 
@@ -236,6 +258,14 @@ struct ClientAddressResolver: Sendable {
             if !isTrusted(address) { return address }
         }
         return nil
+    }
+
+    /// The address the access log names: the client a trusted proxy names (nginx's `X-Real-IP`), else the peer's.
+    func loggedAddress(peer: String?, headers: HTTPFields) -> String? {
+        guard let peer, let address = ClientAddress(peer), isTrusted(address),
+            let client = client(peer: peer, headers: headers)
+        else { return peer }
+        return client.text
     }
 }
 
