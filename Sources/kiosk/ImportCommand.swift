@@ -81,6 +81,14 @@ struct ImportCommand: ParsableCommand {
                 printError("kiosk import: peak resident memory \(peak / 1024) MB")
             }
         }
+        // Before any work: the database is replaced only if it is a regular file (or new), never a device or a FIFO;
+        // root may replace a service account's database, so the mode bits do not decide here (see OutputDestination).
+        do {
+            _ = try OutputDestination.check(db, rule: .regularFile)
+        } catch {
+            printError("error: --db \(error); nothing was imported")
+            throw ExitCode(error.isBadDestination ? ExitStatus.badInput : ExitStatus.failure)
+        }
         do {
             var image: PlanningImage.Report?
             var importer = GTFSImporter(feeds: feeds.map(FeedInput.init(argument:)), databasePath: db, lenient: lenient)

@@ -33,7 +33,10 @@ struct LabelsCommand: ParsableCommand {
             label reads back exactly its payload (and its barcode its code). Otherwise nothing is written and the \
             failing stops are named. The file appears whole or not at all: it is drawn beside --out and renamed into \
             place. SVG and PNG hold one page each: a run of several pages writes NAME-01.svg, NAME-02.svg, … and \
-            lists them.
+            lists them. --out - writes to standard output (a PDF, or an SVG or PNG of one page; the summary then goes \
+            to standard error). --out never replaces anything but a regular file this user's mode bits allow writing \
+            (root included): a device, a FIFO, a folder, a read-only file, a file on /proc or /sys, or a name whose \
+            extension is not the format's (labels.txt) is refused.
 
             --print sends the PDF to CUPS with lp (--printer to choose one). Without CUPS (no lp on PATH) the command \
             stops before drawing anything and exits with status 1 (a missing system service, not bad input). \

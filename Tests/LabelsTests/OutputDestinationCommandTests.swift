@@ -132,6 +132,26 @@ struct OutputDestinationCommandTests {
         #expect(status(fifo).map { $0.st_mode & S_IFMT } == S_IFIFO)
     }
 
+    /// `kiosk import --db` replaced whatever was there, after the whole import; now a FIFO or a device is refused
+    /// before any work (no timetable image beside it either). Root may still replace a service account's database,
+    /// so a read-only one is not refused here (ImportOutputSafetyTests).
+    @Test func importRefusesADatabasePathThatIsNotAFile() throws {
+        let folder = TemporaryFolder.make("import-fifo")
+        let fifo = folder.appendingPathComponent("routes.sqlite").path
+        try #require(mkfifo(fifo, 0o666) == 0)
+        let result = try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", fifo])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "error: --db \(fifo): is a FIFO (named pipe), not a regular file; only a regular file is replaced; "
+                    + "nothing was imported"), "\(result.stderr)")
+        #expect(status(fifo).map { $0.st_mode & S_IFMT } == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["routes.sqlite"])
+        let null = try Programs.runKiosk(["import", SampleNetwork.feed.path, "--db", "/dev/null"])
+        #expect(null.status == 2 && null.stderr.contains("is a character device"), "\(null)")
+        #expect(status("/dev/null").map { $0.st_mode & S_IFMT } == S_IFCHR)
+    }
+
     // MARK: - Standard output
 
     /// Runs `kiosk ARGS` with standard output sent to `file` (a shell redirection, so binary output arrives as
