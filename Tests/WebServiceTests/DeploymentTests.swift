@@ -18,15 +18,17 @@ import Testing
         #expect(result.stdout.contains(summary), "\(result.stdout)")
     }
 
-    /// kiosk/tests/deploy/nginx_check.py: both instances answer, a repeated stop view is a cache HIT, gzip when
-    /// asked, 429 problem+json after a client's allowance of plans while another client is served, an instance
+    /// kiosk/tests/deploy/nginx_check.py: both instances answer, a repeated stop view is a cache HIT, the cached
+    /// page's language is the instance's choice for the reader's Accept-Language, /metrics/ closed, gzip when
+    /// asked, 429 problem+json after a client's allowance of plans (however the path is spelled) while another
+    /// client is served, the instances' access log naming nginx's client, an instance
     /// killed and a new database imported on each instance in turn without a failed request or a mixed answer,
     /// and with every instance gone the cache's answers still served and the rest 503 problem+json.
     @Test func nginxInFrontOfTwoInstances() throws {
         _ = try #require(
             Programs.which("nginx") ?? Programs.which("/usr/sbin/nginx"),
             "nginx is not installed (kiosk/setup.sh installs Debian's nginx)")
-        try Self.runCheck("nginx_check.py", expecting: "nginx check: 29 checks, 0 failures")
+        try Self.runCheck("nginx_check.py", expecting: "nginx check: 36 checks, 0 failures")
     }
 
     /// kiosk/tests/deploy/notify_check.py: `kiosk serve` and `kiosk run` speak systemd's notify protocol to a socket

@@ -9,9 +9,13 @@ paths rewritten, nothing else of the file changed. Checks, in order:
 
   1. answers come from both instances (their X-Served-By header);
   2. a repeated stop view is a cache HIT (MISS first), with the instance's ETag, and If-None-Match gets 304;
+     /metrics and /metrics/ are closed; the language of a cached page is the one the instance picks for the
+     reader's Accept-Language (q-values, "es;q=0, en" is English);
   3. gzip when asked, for JSON, HTML and SVG, and the same bytes once inflated;
   4. a flood of plans from 127.0.0.1 gets 429 problem+json (with Retry-After) after its allowance of 11, a forged
-     X-Forwarded-For does not escape it, and 127.0.0.2 is still served;
+     X-Forwarded-For does not escape it, nor does another spelling of the path (/api/v1/plan/, /api/v1//plan,
+     //api/v1/plan, /plan/, a journey map, /speech/) while they reach the plan route for another client,
+     127.0.0.2 is still served, and the instances' access log names the client (nginx's X-Real-IP), not nginx;
   5. one instance killed (SIGKILL) under load: no failed request, then answers from the other only;
   6. a new database imported on each instance in turn under load: no failed request, and every stop view is
      all old feed or all new feed (the stop's name and its route's long name change together);
@@ -123,6 +127,12 @@ class Instance:
         if self.process and self.process.poll() is None:
             self.process.send_signal(sig)
             self.process.wait(timeout=HANG_GUARD)
+
+
+def page_language(answer):
+    """The language a phone page is in (its <html lang>), or None."""
+    found = re.search(rb'<html lang="([a-z]+)"', answer.body) if answer.status == 200 else None
+    return found.group(1).decode() if found else None
 
 
 def stop_view_names(answer):
@@ -269,7 +279,31 @@ http {{
         same_language = get(port, STOP_VIEW, {"Accept-Language": "en-US, fr;q=0.5"})
         check(same_language.header("X-Cache-Status") == "HIT" and same_language.body == other_language.body,
               "two readers preferring English share one entry", f"{same_language.header('X-Cache-Status')}")
-        check(get(port, "/metrics").status == 404, "/metrics is not public through nginx")
+        for path in ("/metrics", "/metrics/", "//metrics", "/metrics//"):
+            closed = get(port, path)
+            check(closed.status == 404 and b"stopkiosk_" not in closed.body, f"{path} is not public through nginx",
+                  f"{closed.status} {closed.body[:200]}")
+
+        # 2b. The language nginx keys the cache on is the one the instance picks for that header (q-values, ties in
+        # order, q=0 never): each header through nginx (twice: the second may be a HIT of whatever shares its key)
+        # against the same header sent to an instance directly. The plain "es" and "en" go first, so a header that
+        # nginx wrongly took for one of them would get that cached page.
+        direct_port = instances[0].port
+        cases = ["es", "en", "es;q=0, en", "en;q=0, es", "es;q=0.5, en", "fr, en;q=0.8, es;q=0.9", "es, en;q=2",
+                 "es;q=1, en", "EN-us, es", "de, es-EC", "de", "", ";en", "-en", "es x, en", "en_US, es",
+                 "es;q=0.9, en;q=0.9", "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5"]
+        wrong = []
+        for header in cases:
+            expected = page_language(get(direct_port, "/s/1091", {"Accept-Language": header}))
+            if expected is None:
+                wrong.append((header, "no page from the instance"))
+            for _ in range(2):
+                through = get(port, "/s/1091", {"Accept-Language": header}, source="127.0.0.4")
+                if page_language(through) != expected:
+                    wrong.append((header, expected, page_language(through), through.header("X-Cache-Status")))
+        check(not wrong,
+              f"the cached page's language is the instance's choice for all {len(cases)} Accept-Language headers",
+              f"{wrong}")
 
         # 3. gzip when asked.
         for path, kind in [(STOP_VIEW, "application/json"), ("/s/1091", "text/html"),
@@ -299,6 +333,21 @@ http {{
               "429 is problem+json with Retry-After", f"{too_many.status} {too_many.header('Content-Type')} {too_many.body[:200]}")
         forged = get(port, PLAN, {"X-Forwarded-For": "203.0.113.9"})
         check(forged.status == 429, "a forged X-Forwarded-For does not escape the limit", f"{forged.status}")
+        # The same plan spelled otherwise reaches the instance's plan route (its router skips empty segments):
+        # nginx must count it against the same allowance. A journey map makes a plan and counts as one; the spoken
+        # stop view shares the plans' allowance.
+        query = PLAN.split("?", 1)[1]
+        dodged = []
+        for path in (f"/api/v1/plan/?{query}", f"/api/v1//plan?{query}", f"//api/v1/plan?{query}",
+                     f"/plan/?{query}", f"/plan?{query}", f"/api/v1/plan/map.svg?{query}&option=1",
+                     "/api/v1/stops/1091/speech/", "/api/v1/stops/1091//speech"):
+            answer = get(port, path)
+            if answer.status != 429 or b"This address sent more requests" not in answer.body:
+                dodged.append((path, answer.status))
+        check(not dodged, "every other spelling of a plan (and speech) is limited by nginx too", f"{dodged}")
+        respelled = get(port, f"/api/v1//plan/?{query}", source="127.0.0.5")
+        check(respelled.status == 200 and b'"options"' in respelled.body,
+              "while another client's respelled plan reaches the plan route", f"{respelled.status} {respelled.body[:200]}")
         other = get(port, PLAN, source="127.0.0.2")
         check(other.status == 200 and b'"options"' in other.body, "another client (127.0.0.2) is still served",
               f"{other.status} {other.body[:200]}")
@@ -308,6 +357,15 @@ http {{
             log = f.read()
         check(re.search(r"^127\.0\.0\.2 .*GET /api/v1/plan", log, re.M) is not None,
               "the access log names the real client", log[-500:])
+        # The instances' own access logs name the client nginx names in X-Real-IP, not nginx's 127.0.0.1 (127.0.0.5's
+        # respelled plan above reached an instance; 127.0.0.2's was a cache HIT).
+        instance_logs = ""
+        for instance in instances:
+            with open(instance.log_path, encoding="utf-8", errors="replace") as f:
+                instance_logs += f.read()
+        check(re.search(r"127\.0\.0\.5 GET '/api/v1//plan/' 200", instance_logs) is not None,
+              "the instances' access log names the client nginx names, not nginx",
+              "\n".join(line for line in instance_logs.splitlines() if "/api/v1/plan" in line)[-600:])
 
         # 5. One instance killed under load: no failed request.
         load = Load(port, first_minute=0)
