@@ -42,6 +42,8 @@ public final class WebService: Sendable {
     public let blocking = BlockingWork()
     /// Connections closed because their client took none of its answer for `[server] slow_reader_seconds`.
     public let slowReaders = SlowReaderStatistics()
+    /// What the connections of clients that pipeline requests hold (`PipelinedRequestGate`).
+    public let pipelines = PipelineStatistics()
     /// Sent as `X-Served-By` on every answer when set (`kiosk serve --instance`).
     public let instanceName: String?
     /// The per-client limits on plans, speech and maps (`[server] rate_limits`).
@@ -138,7 +140,12 @@ public final class WebService: Sendable {
             router: router(),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [ConnectionPersistenceHandler.Installer(), self.slowReaderGuard()],
+                    additionalChannelHandlers: [
+                        ConnectionPersistenceHandler.Installer(), self.slowReaderGuard(),
+                        PipelinedRequestGate.Installer(
+                            statistics: self.pipelines, maxHeaderBytes: server.maxHeaderBytes,
+                            maxURLBytes: server.maxURLBytes),
+                    ],
                     idleTimeout: .seconds(Int64(server.idleConnectionSeconds)), httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,
