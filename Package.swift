@@ -44,7 +44,9 @@ let package = Package(
 
         // ── Platform: files, signals; C libraries and their thin shims ──────────────────────────────────────
         // Atomic file replacement, temporary-file registry, signal handling (for executables), bounded reads.
-        .target(name: "SystemSupport", swiftSettings: strict),
+        .target(name: "SystemSupport", dependencies: ["CFileLease"], swiftSettings: strict),
+        // File leases and the mapping swap under SystemSupport's StableFileMapping (variadic fcntl, mremap, SIGRTMIN).
+        .target(name: "CFileLease", cSettings: werror),
         systemLibrary("LibZBar", pkgConfig: "zbar", debian: "libzbar-dev"),
         systemLibrary("LibV4L2", pkgConfig: "libv4l2", debian: "libv4l-dev"),
         systemLibrary("LibPNG", pkgConfig: "libpng", debian: "libpng-dev"),

@@ -118,13 +118,16 @@ public enum PlanningImage {
     }
 
     /// Opens the image at `imagePath` for `database`: maps it, checks it, and checks that it was compiled from
-    /// this database's feed.
+    /// this database's feed. The network's bytes stay as they were opened whatever happens to the file later;
+    /// `onFileChanged` receives a sentence for the log when another process writes over it or truncates it (plans
+    /// then go on from a private copy in memory).
     public static func load(
-        _ imagePath: String, for database: RouteDatabase
+        _ imagePath: String, for database: RouteDatabase,
+        onFileChanged: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(PlanningImageError)
         -> PlanningNetwork
     {
-        let file = try MappedFile(path: imagePath)
+        let file = try MappedFile(path: imagePath, onPrivateCopy: onFileChanged)
         let loaded: LoadedTimetableImage
         do {
             loaded = try TimetableImage.read(file.bytes, owner: file)
@@ -211,47 +214,47 @@ public struct PlanningImageError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A whole file mapped read-only, unmapped when the last user lets go. A file renamed over the path meanwhile
-/// (the next import) does not change what is mapped.
+/// A whole image file mapped read-only, unmapped when the last user lets go. A file renamed over the path meanwhile
+/// (the next import) does not change what is mapped, and neither does one written over it in place or truncated
+/// (`StableFileMapping`: the bytes as opened stay, the change is logged). A symbolic link is followed.
 final class MappedFile: @unchecked Sendable {
     let path: String
-    let bytes: UnsafeRawBufferPointer
-    private let base: UnsafeMutableRawPointer?
+    private let mapping: StableFileMapping
+    var bytes: UnsafeRawBufferPointer { mapping.bytes }
 
-    init(path: String) throws(PlanningImageError) {
+    init(path: String, onPrivateCopy: @escaping @Sendable (String) -> Void = { _ in }) throws(PlanningImageError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: a FIFO at the path does not hang the open; it is refused as not a regular file below.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             throw PlanningImageError(
                 path: path, kind: code == ENOENT ? .missing : .unreadable, reason: String(cString: strerror(code)))
         }
-        defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
             throw PlanningImageError(path: path, kind: .unreadable, reason: "not a regular file")
         }
         let size = Int(info.st_size)
         guard size > 0 else {
+            close(descriptor)
             throw PlanningImageError(path: path, kind: .damaged, reason: "the file is empty")
         }
-        let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
-        guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
-            throw PlanningImageError(path: path, kind: .unreadable, reason: String(cString: strerror(errno)))
+        do {
+            mapping = try StableFileMapping(
+                descriptor: descriptor, size: size, path: path, onPrivateCopy: onPrivateCopy)
+        } catch {
+            throw PlanningImageError(path: path, kind: .unreadable, reason: error.reason)
         }
-        base = mapped
-        bytes = UnsafeRawBufferPointer(start: mapped, count: size)
     }
+
+    /// How the bytes are kept stable (for the logs and tests).
+    var protection: StableFileMapping.Protection { mapping.protection }
 
     /// Gives back the pages the checks read (they stay in the page cache): the process's resident size then
     /// counts only what its queries touch.
-    func dropResidentPages() {
-        if let base { _ = madvise(base, bytes.count, MADV_DONTNEED) }
-    }
-
-    deinit {
-        if let base { munmap(base, bytes.count) }
-    }
+    func dropResidentPages() { mapping.dropResidentPages() }
 }
 
 extension GTFSImporter {

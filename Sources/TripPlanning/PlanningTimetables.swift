@@ -127,7 +127,9 @@ public final class PlanningTimetables: Sendable {
         entry.imageChecked = true
         let path = PlanningImage.path(forDatabase: database.path)
         do {
-            entry.image = try PlanningImage.load(path, for: database)
+            entry.image = try PlanningImage.load(path, for: database) { [logger] change in
+                logger.warning("the timetable image was changed in place: \(change); kiosk import replaces it safely")
+            }
         } catch {
             entry.imageProblem = error.description
             switch error.kind {

@@ -274,3 +274,13 @@ public enum Repository {
     /// The Quito sample network's GTFS text (assets/sample-network).
     public static var sampleNetwork: URL { root.appendingPathComponent("assets/sample-network") }
 }
+
+extension Programs {
+    /// `truncate -s SIZE PATH` as an operator types it, as a shell command that tries again while it fails:
+    /// truncate(1) opens the file without waiting, so on a file a process holds a lease on (`StableFileMapping`) the
+    /// first try fails ("Resource temporarily unavailable"), leaving the file as it was, and sets off the lease's
+    /// break; a later try succeeds once the holder has let go (tries for at most 60 s).
+    public static func truncateCommand(_ path: String, size: Int) -> String {
+        "for try in $(seq 600); do truncate -s \(size) '\(path)' 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
+    }
+}

@@ -206,6 +206,52 @@ import TripPlanning
         #expect(throws: PlanningImageError.self) { try PlanningImage.load(directory, for: db) }
     }
 
+    /// An operator copies a file over the image in place, or truncates it, while plans run on it (issue 36: the
+    /// server died of SIGBUS in the planner). Plans go on from the image as it was opened, equal to the plans before,
+    /// and the change is reported once; an image reached through a symbolic link is used, not refused.
+    @Test(arguments: [
+        ("the same image copied over it", "cp \"$0.copy\" \"$0\""),
+        ("a smaller file copied over it", "head -c 4096 \"$0.copy\" > \"$0\""),
+        ("truncated to nothing", Programs.truncateCommand("$0", size: 0)),
+    ])
+    func imageWrittenOverInPlaceKeepsPlanning(attack: String, command: String) throws {
+        let folder = TemporaryFolder.make("overwritten")
+        let path = try Self.importSample(into: folder)
+        let db = try RouteDatabase(path: path)
+        let image = PlanningImage.path(forDatabase: path)
+        try FileManager.default.copyItem(atPath: image, toPath: image + ".copy")
+        let link = folder.appendingPathComponent("through-a-link.timetable").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: image)
+        let changes = Recorder<String>()
+        let network = try PlanningImage.load(link, for: db) { change in changes.append(change) }
+        let queries = try Self.queries.filter { $0.rules == PlanningRules() }.map { query in
+            (try db.resolveEndpoint(query.from), try db.resolveEndpoint(query.to), Self.instant(query.at), query.maxTransfers)
+        }
+        @Sendable func planAll() throws -> [JourneyPlan] {
+            try queries.map { try db.plan(from: $0.0, to: $0.1, at: $0.2, maxTransfers: $0.3, network: network) }
+        }
+        let before = try planAll()
+        #expect(before.contains { !$0.options.isEmpty })
+
+        // Plans on other threads while the writer runs (it waits on the image's lease until the copy is made).
+        let during = Recorder<[JourneyPlan]>()
+        let group = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                for _ in 0..<20 { if let plans = try? planAll() { during.append(plans) } }
+            }
+        }
+        let writer = try Programs.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command.replacingOccurrences(of: "$0", with: image)])
+        #expect(writer.status == 0, "\(attack): \(writer)")
+        group.wait()
+        let after = try planAll()
+        #expect(after == before, "\(attack)")
+        #expect(during.all.count == 40 && during.all.allSatisfy { $0 == before }, "\(attack)")
+        let said = changes.all
+        #expect(said.count == 1 && said.first?.contains("private copy") == true, "\(attack): \(said)")
+    }
+
     /// `kiosk import` over a database in service: the new database comes with the new image, the old one keeps its
     /// own, so no plan mixes the two.
     @Test func replacedDatabaseComesWithItsOwnTimetable() throws {

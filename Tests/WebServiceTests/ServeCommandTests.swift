@@ -1,6 +1,7 @@
 import Foundation
 import KioskTesting
 import NIOCore
+import SampleData
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -35,6 +36,47 @@ import FoundationNetworking
         // The clock runs on from 08:00: a slow machine may have reached 08:01.
         let at = try #require(view["at"] as? String)
         #expect(at.hasPrefix("2026-11-25T08:0"), "\(at)")
+    }
+
+    /// Issue 36: an operator copies a file over the timetable image in place, or truncates it, while the server plans
+    /// on it. The server died of SIGBUS; now it keeps answering the same plans from the image as it opened it, and
+    /// its log says what happened.
+    @Test func serverKeepsPlanningWhenItsImageIsWrittenOverInPlace() async throws {
+        let folder = TemporaryFolder.make("serve-image")
+        let database = folder.appendingPathComponent("routes.sqlite").path
+        let imported = try Programs.runKiosk(["import", SampleData.sampleNetworkFeed.path, "--db", database])
+        #expect(imported.status == 0, "\(imported)")
+        let image = database + ".timetable"
+        try FileManager.default.copyItem(atPath: image, toPath: image + ".copy")
+        let (server, address) = try TestSupport.startServer(["serve", "--port", "0", "--db", database])
+        defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
+        let base = try #require(address, "no 'listening on' line: \(server.output)")
+        // Today's morning in the feed's zone: a day the image covers (it is made for the import's day onwards).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/Guayaquil")!
+        let day = calendar.dateComponents([.year, .month, .day], from: Date())
+        let at = String(format: "%04d-%02d-%02dT08%%3A00", day.year!, day.month!, day.day!)
+        let plans = ["from=1091&to=Cumbay%C3%A1", "from=5007&to=3007", "from=1122&to=3004"].map {
+            URL(string: base + "/api/v1/plan?\($0)&at=\(at)")!
+        }
+        func answers() async throws -> [String] {
+            var bodies: [String] = []
+            for url in plans {
+                let (data, response) = try await URLSession.shared.data(from: url)
+                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url): \(String(decoding: data, as: UTF8.self))")
+                bodies.append(String(decoding: data, as: UTF8.self))
+            }
+            return bodies
+        }
+        let before = try await answers()
+        #expect(before.allSatisfy { $0.contains("\"options\"") })
+        for attack in ["cp '\(image).copy' '\(image)'", "head -c 4096 '\(image).copy' > '\(image)'", Programs.truncateCommand(image, size: 0)] {
+            let writer = try Programs.run(URL(fileURLWithPath: "/bin/sh"), ["-c", attack])
+            #expect(writer.status == 0, "\(attack): \(writer)")
+            #expect(try await answers() == before, "\(attack)")
+        }
+        #expect(server.output.contains("the timetable image was changed in place"), "\(server.output)")
+        #expect(server.isRunning, "\(server.output)")
     }
 
     @Test func badSettingsAreRefusedWithStatusTwo() throws {
