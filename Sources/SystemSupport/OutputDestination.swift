@@ -11,7 +11,7 @@ import Musl
 ///   naming what it is: a rename by root would otherwise swap /dev/null for a regular file.
 /// - Nothing is written on a kernel file system (/proc, /sys, cgroup, debugfs…): it holds no files on disk, and
 ///   saying so beats the "no such file" the temporary file beside it would report.
-/// - A symbolic link is followed: the file it names is checked and replaced, and the link stays.
+/// - A symbolic link is followed: the file it names is checked and replaced (or made), and the link stays.
 /// - With `.writableByMode` (files named on the command line), an existing file is replaced only when its mode
 ///   bits let this user write it: the owner's bits for its owner, the group's for its group, the others' for
 ///   anyone else. Root gets no exception, so a read-only file, or another user's file only they may write, is
@@ -39,9 +39,17 @@ public enum OutputDestination {
         guard stat(path, &status) == 0 else {
             var link = stat()
             if lstat(path, &link) == 0 {
-                throw FileError(
-                    path: path, operation: .writing,
-                    problem: .notARegularFile(kind: "symbolic link that leads to no file"))
+                // A link to a file not made yet: the file it names is made, as cp would; a loop is refused.
+                guard let target = linkTarget(path) else {
+                    throw FileError(
+                        path: path, operation: .writing,
+                        problem: .notARegularFile(kind: "symbolic link that leads to no file"))
+                }
+                do {
+                    return try check(target, rule: rule)
+                } catch {
+                    throw FileError(path: path, operation: .writing, problem: error.problem)
+                }
             }
             if let name = kernelFileSystem(at: path) {
                 throw FileError(path: path, operation: .writing, problem: .kernelFileSystem(name))
@@ -121,6 +129,22 @@ public enum OutputDestination {
             }
             offset += written
         }
+    }
+
+    /// The path a chain of symbolic links at `path` ends in (a name that is not a link, existing or not); nil for
+    /// a loop or a chain longer than the kernel follows (40).
+    static func linkTarget(_ path: String) -> String? {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return nil }
+            let text = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = text.hasPrefix("/") ? text : TemporaryFiles.split(current).folder + "/" + text
+        }
+        return nil
     }
 
     /// Whether a non-root user with this process's user and groups could open the file for writing.

@@ -137,8 +137,8 @@ import Testing
         #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == 65534)
     }
 
-    /// A link is written through: the file it names is replaced and the link stays; a link to a FIFO or to
-    /// nothing is refused.
+    /// A link is written through: the file it names is replaced (or made) and the link stays; a link to a FIFO,
+    /// or a loop, is refused.
     @Test func symbolicLinksAreFollowed() throws {
         let dir = TemporaryFolder.make("destination")
         let real = dir.appendingPathComponent("real.pdf").path
@@ -157,14 +157,18 @@ import Testing
         ) {
             try AtomicFile.write([1], to: toFIFO)
         }
+        // A link to a file not made yet makes it, as cp does; a loop is refused.
         let dangling = dir.appendingPathComponent("dangling.pdf").path
-        #expect(symlink(dir.appendingPathComponent("gone").path, dangling) == 0)
+        #expect(symlink("made.pdf", dangling) == 0)
+        try AtomicFile.write(Array("made".utf8), to: dangling, rule: .writableByMode)
+        #expect(try String(contentsOfFile: dir.appendingPathComponent("made.pdf").path, encoding: .utf8) == "made")
+        let loop = dir.appendingPathComponent("loop.pdf").path
+        #expect(symlink("loop.pdf", loop) == 0)
         #expect(
             throws: FileError(
-                path: dangling, operation: .writing,
-                problem: .notARegularFile(kind: "symbolic link that leads to no file"))
-        ) { try AtomicFile.write([1], to: dangling) }
-        #expect(kind(dangling) == S_IFLNK && kind(toFIFO) == S_IFLNK)
+                path: loop, operation: .writing, problem: .notARegularFile(kind: "symbolic link that leads to no file"))
+        ) { try AtomicFile.write([1], to: loop) }
+        #expect(kind(dangling) == S_IFLNK && kind(toFIFO) == S_IFLNK && kind(loop) == S_IFLNK)
         #expect(leftovers(dir).isEmpty)
     }
 

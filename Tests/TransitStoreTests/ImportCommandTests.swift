@@ -59,7 +59,7 @@ import Testing
             "import", TestSupport.writeFeed(TestSupport.minimalFeed).path, "--db", "/nonexistent-dir/routes.sqlite",
         ])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("the folder /nonexistent-dir does not exist"))
+        #expect(result.stderr.contains("/nonexistent-dir/routes.sqlite: there is no folder /nonexistent-dir"))
     }
 
     /// A feed big enough that an import takes a while, so it can be killed in the middle of stop_times.
