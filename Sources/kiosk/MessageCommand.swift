@@ -435,6 +435,6 @@ func reportingMessageErrors(_ body: () throws -> Void) throws {
         throw ExitCode(ExitStatus.badInput)
     } catch let error as FileError {
         printError("error: \(error)")
-        throw ExitCode(ExitStatus.failure)
+        throw ExitCode(error.isBadDestination ? ExitStatus.badInput : ExitStatus.failure)
     }
 }

@@ -313,6 +313,32 @@ import TransitStore
         #expect(leftovers.sorted() == ["messages.pb", "messages.pb.lock"], "no temporary file left: \(leftovers)")
     }
 
+    /// The lock file is made only beside a file that may be replaced: `--out /dev/null` is refused before it, so
+    /// no /dev/null.lock appears (as root that would be a file in /dev), and a link's lock sits beside its target.
+    @Test func theLockIsMadeOnlyBesideAFileThatMayBeReplaced() throws {
+        for (out, expected) in [
+            ("/dev/null", "/dev/null: is a character device, not a regular file"),
+            ("/proc/self/mem", "/proc/self/mem: is on /proc, a kernel file system"),
+        ] {
+            let result = try Self.kiosk(["add", "--text-es", "Hola", "--text-en", "Hello", "--all", "--out", out])
+            #expect(result.status == 2 && result.stderr.contains(expected), "\(result)")
+            let removed = try Programs.runKiosk(["message", "remove", "msg-1", "--file", out])
+            #expect(removed.status == 2 && removed.stderr.contains(expected), "\(removed)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null.lock"))
+        let folder = S.temporaryDirectory("messages-link")
+        let file = folder.appendingPathComponent("messages.pb").path
+        let link = folder.appendingPathComponent("link.pb").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "messages.pb")
+        for out in [file, link] {
+            let result = try Self.kiosk(["add", "--text-es", "Hola", "--text-en", "Hello", "--all", "--out", out])
+            #expect(result.status == 0, "\(result)")
+        }
+        #expect(try Self.listing(link).count == 2 && FileManager.default.fileExists(atPath: file + ".lock"))
+        #expect(!FileManager.default.fileExists(atPath: link + ".lock"), "one lock for both spellings")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "messages.pb", "the link stays")
+    }
+
     /// `kiosk message list` shows each message's times in the zone it was written for, whatever route database
     /// the listing runs with (without --db, the sample network's, five hours behind Madrid, which the listing
     /// used); a file that is not a messages file is refused without talk of overwriting: list only reads.

@@ -179,7 +179,10 @@ public enum StaffMessages {
     public static func update<T>(
         path: String, now: Date, _ change: (inout [TransitRealtime_FeedEntity]) throws -> T
     ) throws -> T {
-        try FileLock.withExclusiveLock(beside: path) {
+        // The destination is checked before the lock file is made beside it (`--out /dev/null` must not leave
+        // /dev/null.lock), and the lock sits beside the file a symbolic link leads to, whatever the spelling.
+        let target = try OutputDestination.check(path)
+        return try FileLock.withExclusiveLock(beside: target) {
             var entities = try read(path: path, forWriting: true)
             let result = try change(&entities)
             try write(entities, to: path, now: now)
