@@ -145,12 +145,19 @@ let package = Package(
         ),
 
         // ── Surfaces ────────────────────────────────────────────────────────────────────────────────────────
+        // What every kiosk surface shares below the surfaces themselves: the running kiosk's health (for /metrics and
+        // systemd's watchdog) and the severe messages that take the screen. Neither surface imports the other.
+        .target(
+            name: "KioskCore",
+            dependencies: ["TransitModel", "TransitStore", "StopPresentation", "SystemSupport", "Realtime"],
+            swiftSettings: strict
+        ),
         // The kiosk on a terminal: state machine, screens, terminal I/O, keys, the run loop, doctor.
         .target(
             name: "TerminalKiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "StopCodes", "Scanning", "StopPresentation",
-                "KioskConfiguration", "ScanService", "SystemSupport", "Realtime", "Speech",
+                "KioskConfiguration", "ScanService", "SystemSupport", "Realtime", "Speech", "KioskCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -164,8 +171,9 @@ let package = Package(
                 "ScanService", "Scanning", "SystemSupport", "Realtime", "Speech",
                 // gzip for answers (Middleware/Gzip.swift): the system's zlib, as the PNG writer uses it.
                 "LibZ",
-                // `kiosk run`'s /metrics reads the terminal kiosk's `KioskHealth` (Monitoring/KioskRunMetrics).
-                "TerminalKiosk",
+                // `kiosk run`'s /metrics reads the kiosk's `KioskHealth` (Monitoring/KioskRunMetrics); `/kiosk` the
+                // severe takeover. Both from KioskCore: the web layer does not build with the terminal UI.
+                "KioskCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -195,8 +203,8 @@ let package = Package(
             name: "kiosk",
             dependencies: [
                 "TransitModel", "TransitStore", "TripPlanning", "SampleData", "StopPresentation", "KioskConfiguration",
-                "ScanService", "TerminalKiosk", "Scanning", "StopCodes", "Labels", "SystemSupport", "Realtime",
-                "Speech",
+                "ScanService", "TerminalKiosk", "KioskCore", "Scanning", "StopCodes", "Labels", "SystemSupport",
+                "Realtime", "Speech",
                 "WebService",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -304,7 +312,7 @@ let package = Package(
             name: "WebServiceTests",
             dependencies: [
                 "WebService", "KioskConfiguration", "StopPresentation", "StopCodes", "TransitStore", "TransitModel",
-                "TripPlanning", "SampleData", "KioskTesting", "Realtime", "Speech", "SystemSupport",
+                "TripPlanning", "SampleData", "KioskTesting", "Realtime", "Speech", "SystemSupport", "KioskCore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -315,8 +323,8 @@ let package = Package(
         .testTarget(
             name: "TerminalKioskTests",
             dependencies: [
-                "TerminalKiosk", "ScanService", "StopPresentation", "TransitModel", "TransitStore", "TripPlanning",
-                "StopCodes", "Speech", "KioskConfiguration",
+                "TerminalKiosk", "KioskCore", "ScanService", "StopPresentation", "TransitModel", "TransitStore",
+                "TripPlanning", "StopCodes", "Speech", "KioskConfiguration",
                 "Scanning", "KioskTesting",
             ],
             swiftSettings: strict

@@ -227,6 +227,12 @@ public enum JourneyPlanSpeech {
 
 /// Helpers shared by the spoken renderings.
 public enum SpeechText {
+    /// `text` as a spoken sentence: a full stop added unless it already ends as a sentence does.
+    public static func sentence(_ text: String) -> String {
+        guard let last = text.last, !".?!…".contains(last) else { return text }
+        return text + "."
+    }
+
     /// Feed text made safe and short for a voice: no control, escape or bidirectional characters, one line.
     public static func clean(_ text: String) -> String { clean(text, maxLength: 80) }
 

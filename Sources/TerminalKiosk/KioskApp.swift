@@ -14,6 +14,7 @@ import TripPlanning
 
 #if canImport(Glibc)
 import Glibc
+import KioskCore
 #elseif canImport(Musl)
 import Musl
 #endif

@@ -11,6 +11,7 @@ import TripPlanning
 
 #if canImport(Glibc)
 import Glibc
+import KioskCore
 #elseif canImport(Musl)
 import Musl
 #endif

@@ -82,11 +82,11 @@ public enum KioskSpeech {
         let say = { (message: Message) in message.text(language) }
         if let notice = state.notice {
             switch notice.kind {
-            case .notAStopCode: return sentence(say(.notAStopCode))
-            case let .unknownStop(value): return sentence(say(.unknownStop(SpeechText.clean(value))))
-            case .forged: return sentence(say(.forged)) + " " + sentence(say(.forgedDetail("")))
+            case .notAStopCode: return SpeechText.sentence(say(.notAStopCode))
+            case let .unknownStop(value): return SpeechText.sentence(say(.unknownStop(SpeechText.clean(value))))
+            case .forged: return SpeechText.sentence(say(.forged)) + " " + SpeechText.sentence(say(.forgedDetail("")))
             case .signatureRequired:
-                return sentence(say(.signatureRequired)) + " " + say(.signatureRequiredDetail)
+                return SpeechText.sentence(say(.signatureRequired)) + " " + say(.signatureRequiredDetail)
             case let .failure(failure): return failureText(failure, language)
             }
         }
@@ -94,13 +94,13 @@ public enum KioskSpeech {
         case .idle:
             // A severe message that took over the screen is said first.
             var parts = state.screenMessages.map { alert in
-                ([alert.header] + (alert.description.map { [$0] } ?? [])).map { sentence(SpeechText.clean($0)) }
+                ([alert.header] + (alert.description.map { [$0] } ?? [])).map { SpeechText.sentence(SpeechText.clean($0)) }
                     .joined(separator: " ")
             }
             if let home = state.home {
                 parts.append(StopViewSpeech.text(home.view, language: language, detail: detail))
             }
-            parts.append(sentence(say(.holdCodePrompt)))
+            parts.append(SpeechText.sentence(say(.holdCodePrompt)))
             return parts.joined(separator: " ")
         case let .stop(stop):
             if let board = stop.board { return StopViewSpeech.text(board.view, language: language, detail: detail) }
@@ -108,9 +108,9 @@ public enum KioskSpeech {
             return say(.loadingStop)
         case let .entry(entry):
             var parts = [say(.whereTo)]
-            if !entry.text.isEmpty { parts.append(sentence(SpeechText.clean(entry.text))) }
+            if !entry.text.isEmpty { parts.append(SpeechText.sentence(SpeechText.clean(entry.text))) }
             if entry.matches.indices.contains(entry.selected) {
-                parts.append(sentence(SpeechText.clean(entry.matches[entry.selected].name)))
+                parts.append(SpeechText.sentence(SpeechText.clean(entry.matches[entry.selected].name)))
             }
             return parts.joined(separator: " ")
         case let .plan(plan):
@@ -132,17 +132,12 @@ public enum KioskSpeech {
     static func failureText(_ failure: KioskFailure, _ language: Language) -> String {
         let say = { (message: Message) in message.text(language) }
         switch failure {
-        case .databaseUnavailable: return sentence(say(.databaseUnavailable)) + " " + say(.databaseUnavailableDetail)
+        case .databaseUnavailable: return SpeechText.sentence(say(.databaseUnavailable)) + " " + say(.databaseUnavailableDetail)
         case .outOfService: return say(.outOfServiceDetail)
         case let .noSuchStop(query): return say(.noSuchStop(SpeechText.clean(query)))
         case .ambiguous: return say(.ambiguous)
         case .sameStop: return say(.sameStop)
         case .other: return say(.lookupFailed)
         }
-    }
-
-    static func sentence(_ text: String) -> String {
-        guard let last = text.last, !".?!…".contains(last) else { return text }
-        return text + "."
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskConfiguration
+import KioskCore
 import ScanService
 import StopPresentation
 import TransitModel

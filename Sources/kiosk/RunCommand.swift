@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskConfiguration
+import KioskCore
 import Logging
 import Scanning
 import ServiceLifecycle

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import KioskCore
 @testable import TerminalKiosk
 
 /// The health a kiosk reports (`/health` of `kiosk run --health-port`, systemd's watchdog).

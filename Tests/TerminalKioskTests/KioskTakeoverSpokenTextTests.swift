@@ -3,6 +3,7 @@ import KioskTesting
 import Testing
 import TransitModel
 
+@testable import KioskCore
 @testable import TerminalKiosk
 
 /// What the browser kiosk says for a takeover (`KioskTakeover.spokenText`, by `spokenDigest`) is what `kiosk run`

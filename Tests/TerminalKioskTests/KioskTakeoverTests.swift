@@ -4,6 +4,7 @@ import Realtime
 import Testing
 import TransitModel
 
+@testable import KioskCore
 @testable import TerminalKiosk
 
 /// Severe staff messages on the terminal kiosk (issue 26): the idle screen taken over, a band on stop screens,

@@ -6,7 +6,7 @@ import KioskTesting
 import Logging
 import Realtime
 import SampleData
-import TerminalKiosk
+import KioskCore
 import Testing
 import TransitModel
 import TransitStore

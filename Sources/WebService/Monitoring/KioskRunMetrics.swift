@@ -5,7 +5,7 @@ import Prometheus
 import ScanService
 import ServiceLifecycle
 import Synchronization
-import TerminalKiosk
+import KioskCore
 
 /// `kiosk run`'s `/metrics` (`[metrics] listen`): what `KioskHealth` saw, in Prometheus's text format, under the
 /// names `kiosk serve` uses where they mean the same thing (`stopkiosk_scans_total{status,source}`,

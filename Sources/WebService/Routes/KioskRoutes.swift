@@ -7,7 +7,7 @@ import ServiceLifecycle
 import Speech
 import StopPresentation
 import Synchronization
-import TerminalKiosk
+import KioskCore
 import TransitModel
 import TransitStore
 

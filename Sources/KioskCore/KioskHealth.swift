@@ -91,28 +91,19 @@ public final class KioskHealth: Sendable {
 
     // MARK: - Noted by the kiosk
 
-    func setLiveSource(_ source: @escaping @Sendable () -> LiveData?) {
+    package func setLiveSource(_ source: @escaping @Sendable () -> LiveData?) {
         live.withLock { $0 = LiveSource(read: source) }
         state.withLock { $0.pollingSince = Date() }
     }
 
-    func noteCamera(_ status: KioskCameraStatus) {
-        let camera: Camera
-        switch status {
-        case .starting: camera = .starting
-        case .streaming: camera = .streaming
-        case .unavailable: camera = .unavailable
-        case .none: camera = .none
-        }
-        state.withLock { $0.camera = camera }
-    }
+    package func noteCamera(_ camera: Camera) { state.withLock { $0.camera = camera } }
 
-    func noteScan(_ status: String) { state.withLock { $0.scans[status, default: 0] += 1 } }
-    func noteSpeechError() { state.withLock { $0.speechErrors += 1 } }
-    func noteRedraw() { state.withLock { $0.redraws += 1 } }
+    package func noteScan(_ status: String) { state.withLock { $0.scans[status, default: 0] += 1 } }
+    package func noteSpeechError() { state.withLock { $0.speechErrors += 1 } }
+    package func noteRedraw() { state.withLock { $0.redraws += 1 } }
 
     /// The database the screen uses now, and the file it was opened through (its generation and health).
-    func noteDatabase(_ database: RouteDatabase?, live: LiveRouteDatabase?) {
+    package func noteDatabase(_ database: RouteDatabase?, live: LiveRouteDatabase?) {
         state.withLock {
             $0.database = database
             $0.liveDatabase = live
@@ -121,7 +112,7 @@ public final class KioskHealth: Sendable {
 
     /// The scanning thread: one pass of its loop (a frame, a timeout or a retry), and its pipeline's counters
     /// (`identity` changes when a new pipeline starts counting from zero).
-    func scanLoopBeat(frame: Bool) {
+    package func scanLoopBeat(frame: Bool) {
         state.withLock {
             $0.scanThreadBeat = .now
             if frame {
@@ -131,7 +122,7 @@ public final class KioskHealth: Sendable {
         }
     }
 
-    func noteScanThread(running: Bool, decoders: [String]) {
+    package func noteScanThread(running: Bool, decoders: [String]) {
         state.withLock {
             $0.scanThreadRunning = running
             $0.scanThreadBeat = .now
@@ -139,7 +130,7 @@ public final class KioskHealth: Sendable {
         }
     }
 
-    func notePipeline(identity: Int, decodedFrames: Int, zbarHits: Int, zxingHits: Int) {
+    package func notePipeline(identity: Int, decodedFrames: Int, zbarHits: Int, zxingHits: Int) {
         state.withLock {
             if $0.pipelineIdentity != identity {
                 $0.pipelineBase.decoded += $0.pipelineCurrent.decoded
@@ -154,14 +145,14 @@ public final class KioskHealth: Sendable {
     // MARK: - systemd
 
     /// Start-up is over: the database is open and the first screen drawn.
-    func ready() { notifier?.ready(status: "kiosk screen running") }
+    package func ready() { notifier?.ready(status: "kiosk screen running") }
 
     /// Leaving on a signal.
-    func stopping() { notifier?.stopping() }
+    package func stopping() { notifier?.stopping() }
 
     /// Called by the main loop on every pass: stops here while the test hook's file exists, then pings the
     /// watchdog when the scanning thread is alive too.
-    func loopIteration() {
+    package func loopIteration() {
         if let hangFile, FileManager.default.fileExists(atPath: hangFile) {
             try? "hung\n".write(toFile: hangFile, atomically: false, encoding: .utf8)
             while FileManager.default.fileExists(atPath: hangFile) { usleep(20_000) }

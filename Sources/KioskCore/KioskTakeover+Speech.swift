@@ -9,7 +9,7 @@ extension KioskTakeover {
     public static func spokenText(_ alerts: [StopAlert]) -> String {
         alerts.map { alert in
             ([alert.header] + (alert.description.map { [$0] } ?? [])).map {
-                KioskSpeech.sentence(SpeechText.clean($0))
+                SpeechText.sentence(SpeechText.clean($0))
             }.joined(separator: " ")
         }.joined(separator: " ")
     }
