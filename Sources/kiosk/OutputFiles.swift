@@ -32,7 +32,9 @@ enum OutputFile {
             try OutputDestination.checkExtension(path, format: format, extensions: extensions)
             _ = try OutputDestination.check(path, rule: .writableByMode)
         } catch let error as FileError {
-            if case .wrongExtension = error.problem {
+            if error.path == FileError.standardOutput {
+                printError("error: \(option) -: standard output \(error.reason); nothing was written")
+            } else if case .wrongExtension = error.problem {
                 printError("error: \(option) \(error)\(hint); nothing was written")
             } else {
                 printError("error: \(option) \(error); nothing was written")

@@ -203,6 +203,26 @@ struct OutputDestinationCommandTests {
             ])
     }
 
+    /// A PDF or PNG is never sent to a terminal (run under script(1), which gives the command one); an SVG is text
+    /// and is.
+    @Test(.enabled(if: Programs.which("script") != nil, "script (util-linux) is not installed"))
+    func binaryOutputNeverGoesToATerminal() throws {
+        let script = try #require(Programs.which("script"))
+        let environment = ["XDG_CACHE_HOME": Programs.sampleCache.path, "KIOSK": Programs.kiosk.path]
+        var result = try Programs.run(
+            script, ["-qec", "\"$KIOSK\" timetable 1091 --date 2026-11-25 --out -", "/dev/null"],
+            environment: environment)
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stdout.contains(
+                "error: --out -: standard output is a terminal, and a PDF is binary: redirect it to a file or pipe it; "
+                    + "nothing was written"), "\(result)")
+        #expect(!result.stdout.contains("%PDF"))
+        result = try Programs.run(
+            script, ["-qec", "\"$KIOSK\" map 1091 --out -", "/dev/null"], environment: environment)
+        #expect(result.status == 0 && result.stdout.contains("<svg"), "\(result)")
+    }
+
     @Test func standardOutputIsRefusedWhereItCannotWork() throws {
         let cases: [([String], String)] = [
             (["timetable", "--all-stops", "--out", "-"], "--all-stops writes a file per stop into a folder"),
