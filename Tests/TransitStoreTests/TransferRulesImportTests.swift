@@ -82,6 +82,17 @@ import Testing
                 "lenient \(lenient)")
         }
 
+        // The region's interchanges file reads bare ids by the same rule.
+        let places = dir.appendingPathComponent("interchanges.txt")
+        try "from_stop_id,to_stop_id\nmetro:1,1\n".write(to: places, atomically: true, encoding: .utf8)
+        var joining = GTFSImporter(feeds: inputs, databasePath: dir.appendingPathComponent("places.sqlite").path)
+        joining.regionInterchanges = places.path
+        let placesError = #expect(throws: ImportError.self) { try joining.run() }
+        #expect(
+            placesError?.description.hasSuffix(
+                "interchanges.txt line 2, column 'to_stop_id': '1' is defined in several feeds' stops.txt: metro:1, bus:1; give it with its feed, e.g. metro:1"
+            ) == true, "\(String(describing: placesError))")
+
         // Through the command: exit 2 with the same words.
         let result = try Programs.runKiosk([
             "import", "metro=\(inputs[0].path)", "bus=\(inputs[1].path)", "--transfers", rules.path, "--db",
