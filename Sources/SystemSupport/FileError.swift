@@ -21,6 +21,8 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case fileSizeLimit
         /// The destination exists and the writer was asked not to replace it.
         case alreadyExists
+        /// A folder was expected (to write files into) and this is something else.
+        case notAFolder(kind: String)
         /// A new file's folder does not exist (or is not a folder).
         case missingFolder(String)
         /// On a kernel file system (/proc, /sys…), which holds no files on disk.
@@ -82,6 +84,7 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .diskFull: return "disk full\(unchanged)"
         case .fileSizeLimit: return "file size limit (ulimit -f) reached\(unchanged)"
         case .alreadyExists: return "file already exists (not overwritten)"
+        case .notAFolder(let kind): return "is a \(kind), not a folder"
         case .missingFolder(let folder): return "there is no folder \(folder)"
         case .kernelFileSystem(let name): return "is on \(name), a kernel file system, not a file on disk"
         case let .readOnly(owner, mode):
@@ -98,8 +101,8 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// extension): bad input to a command, exit 2, rather than a failure while writing (a full disk, exit 1).
     public var isBadDestination: Bool {
         switch problem {
-        case .notFound, .permissionDenied, .isDirectory, .notARegularFile, .alreadyExists, .missingFolder,
-            .kernelFileSystem, .readOnly, .wrongExtension:
+        case .notFound, .permissionDenied, .isDirectory, .notARegularFile, .alreadyExists, .notAFolder,
+            .missingFolder, .kernelFileSystem, .readOnly, .wrongExtension:
             return true
         case .tooLarge, .diskFull, .fileSizeLimit, .other: return false
         }

@@ -85,6 +85,29 @@ public enum OutputDestination {
         return target
     }
 
+    /// Checks a folder files are to be written into (`--all-stops --out DIR`, `keys generate --out DIR`): an
+    /// existing folder, or a new one (whose parent exists, with `parentMustExist`), not on a kernel file system.
+    public static func checkFolder(_ path: String, parentMustExist: Bool = true) throws(FileError) {
+        if let name = kernelFileSystem(at: path) {
+            throw FileError(path: path, operation: .writing, problem: .kernelFileSystem(name))
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            guard parentMustExist else { return }
+            let parent = TemporaryFiles.split(path.hasSuffix("/") ? String(path.dropLast()) : path).folder
+            var parentStatus = stat()
+            guard stat(parent, &parentStatus) == 0, parentStatus.st_mode & S_IFMT == S_IFDIR else {
+                throw FileError(path: path, operation: .writing, problem: .missingFolder(parent))
+            }
+            return
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: return
+        case S_IFREG: throw FileError(path: path, operation: .writing, problem: .notAFolder(kind: "regular file"))
+        default: throw FileError(path: path, operation: .writing, problem: .notAFolder(kind: kind(of: status)))
+        }
+    }
+
     /// Checks that `path`'s extension names `format` ("a PDF", "an SVG"): one of `extensions` (lower case, without
     /// the dot), compared ignoring case. A name without an extension is accepted (the format then comes from
     /// elsewhere); `-` is standard output and has none.

@@ -42,6 +42,11 @@ struct KeysCommand: ParsableCommand {
         func run() throws {
             let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "keys generate")
             defer { signals.cancel() }
+            do {
+                try OutputDestination.checkFolder(out, parentMustExist: false)
+            } catch {
+                fail("--out \(error.description)")
+            }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else { fail("\(out) exists and is not a directory") }

@@ -228,6 +228,11 @@ struct TimetableCommand: ParsableCommand {
     func printAllStops(
         _ routesDB: RouteDatabase, span: TimetableSpan, payloads: LabelPayloadBuilder, options: TimetablePrintOptions
     ) throws {
+        do {
+            try OutputDestination.checkFolder(out)
+        } catch {
+            throw CommandInputError.badInput("--out \(TerminalText.sanitize(error.description, maxLength: 300))")
+        }
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) {
             do {

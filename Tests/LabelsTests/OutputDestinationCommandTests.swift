@@ -111,23 +111,35 @@ struct OutputDestinationCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    /// `kiosk keys generate --out DIR` never replaced anything (link() refuses an existing name); a device or /proc
-    /// is named for what it is.
-    @Test func keysGenerateRefusesADeviceAndProc() throws {
-        var result = try Programs.runKiosk(["keys", "generate", "--out", "/dev/null"])
-        #expect(result.status == 2 && result.stderr.contains("/dev/null exists and is not a directory"), "\(result)")
+    /// `kiosk keys generate --out DIR` never replaced anything (link() refuses an existing name), and
+    /// `timetable --all-stops --out DIR` writes each poster through the same writer; a folder that is a device, a
+    /// FIFO or on /proc is named for what it is (it was "is a file", or Foundation's "The file doesn't exist").
+    @Test func foldersToWriteIntoAreNamedForWhatTheyAre() throws {
+        let fifo = TemporaryFolder.make("folder-fifo").appendingPathComponent("posters").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        for command in [["keys", "generate"], ["timetable", "--all-stops"]] {
+            for (out, reason) in [
+                ("/dev/null", "/dev/null: is a character device, not a folder"),
+                (fifo, "\(fifo): is a FIFO (named pipe), not a folder"),
+                ("/proc/posters", "/proc/posters: is on /proc, a kernel file system, not a file on disk"),
+                ("/nonexistent-36/posters", "/nonexistent-36/posters: there is no folder /nonexistent-36"),
+            ] {
+                // keys generate makes missing parent folders (mkdir -p); --all-stops makes only the last one.
+                if command[0] == "keys", out.hasPrefix("/nonexistent") { continue }
+                let result = try Programs.runKiosk(command + ["--out", out])
+                #expect(result.status == 2, "\(command) \(out): \(result)")
+                #expect(result.stderr.contains("error: --out \(reason)"), "\(command) \(out): \(result.stderr)")
+            }
+        }
         #expect(status("/dev/null").map { $0.st_mode & S_IFMT } == S_IFCHR)
-        result = try Programs.runKiosk(["keys", "generate", "--out", "/proc"])
-        #expect(result.status == 2, "\(result)")
-        #expect(
-            result.stderr.contains(
-                "/proc/label-signing.key: cannot write key file (is on /proc, a kernel file system, not a file on disk)"
-            ),
-            "\(result)")
+        #expect(status(fifo).map { $0.st_mode & S_IFMT } == S_IFIFO)
+    }
+
+    @Test func keysGenerateNeverReplacesAKeyFile() throws {
         let folder = TemporaryFolder.make("keys-fifo")
         let fifo = folder.appendingPathComponent("label-signing.key").path
         try #require(mkfifo(fifo, 0o600) == 0)
-        result = try Programs.runKiosk(["keys", "generate", "--out", folder.path])
+        let result = try Programs.runKiosk(["keys", "generate", "--out", folder.path])
         #expect(result.status == 2 && result.stderr.contains("already exists; it was not overwritten"), "\(result)")
         #expect(status(fifo).map { $0.st_mode & S_IFMT } == S_IFIFO)
     }
