@@ -397,6 +397,11 @@ import TransitStore
         let refused = try Programs.runKiosk(["message", "list", "--file", alerts.path])
         #expect(refused.status == 2 && refused.stderr.contains("\(alerts.path): is a GTFS-Realtime feed but not a staff messages file"), "\(refused)")
         #expect(!refused.stderr.contains("overwrite"), "\(refused.stderr)")
+        let junk = S.temporaryDirectory("messages-junk").appendingPathComponent("junk.pb")
+        try Data("not a feed at all\u{1}\u{2}".utf8).write(to: junk)
+        let garbage = try Programs.runKiosk(["message", "list", "--file", junk.path])
+        #expect(garbage.status == 2 && garbage.stderr.contains("\(junk.path): is not a GTFS-Realtime file ("), "\(garbage)")
+        #expect(!garbage.stderr.contains("overwrite") && !garbage.stderr.contains("malformedProtobuf"), "\(garbage)")
         // Adding to it still says why it is left alone.
         let kept = try Self.kiosk(["add", "--text-es", "Hola", "--text-en", "Hello", "--all", "--out", alerts.path])
         #expect(kept.status == 2 && kept.stderr.contains("refusing to overwrite it"), "\(kept)")

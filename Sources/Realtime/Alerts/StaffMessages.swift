@@ -144,7 +144,8 @@ public enum StaffMessages {
             message = try TransitRealtime_FeedMessage(
                 serializedBytes: bytes, extensions: SimpleExtensionMap([timeZoneField]), partial: true)
         } catch {
-            throw FileProblem(path: path, reason: "is not a GTFS-Realtime file (\(error))\(notReplaced)")
+            let why = (error as? BinaryDecodingError).map(RealtimeFeed.reason) ?? "\(error)"
+            throw FileProblem(path: path, reason: "is not a GTFS-Realtime file (\(why))\(notReplaced)")
         }
         guard message.header.feedVersion.hasPrefix("stopkiosk-messages") else {
             throw FileProblem(
