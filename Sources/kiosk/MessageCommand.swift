@@ -31,7 +31,7 @@ struct MessageAddCommand: ParsableCommand {
 
             --from and --until are local times in the feed's time zone, as --at elsewhere: 2026-11-25T08:00, 2026-11-25 08:00, with seconds or an explicit offset; a date alone means the start of that day for --from and its end for --until. Without --from the message is in force at once; without --until until it is removed.
 
-            The file is replaced atomically: kiosks reading it see the old list or the new one, never a part. Messages that ended more than 30 days ago are dropped from the file (and named): they are never shown, and a reader keeps only the first 1,000 alerts of a feed.
+            The file is replaced atomically: kiosks reading it see the old list or the new one, never a part. Commands run at once on one file take turns (an flock on FILE.lock, left beside it), so none loses another's message and each gets an id of its own. Messages that ended more than 30 days ago are dropped from the file (and named): they are never shown, and a reader keeps only the first 1,000 alerts of a feed.
             """
     )
 
