@@ -5,6 +5,7 @@ import Realtime
 import ScanService
 import StopCodes
 import StopPresentation
+import SystemSupport
 import TransitModel
 import TransitStore
 
@@ -59,6 +60,9 @@ struct LookupCommand: ParsableCommand {
 
     func run() throws {
         try speech.check()
+        // Writing a file: a signal removes the unfinished one, and ulimit -f is an error by name.
+        let signals = speech.speakTo.map { _ in ProcessSignals.removeTemporaryFilesOnTermination(command: "lookup") }
+        defer { signals?.cancel() }
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)

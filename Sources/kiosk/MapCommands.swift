@@ -73,6 +73,8 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         try picture.check()
+        let signals = ProcessSignals.removeTemporaryFilesOnTermination(command: "map")
+        defer { signals.cancel() }
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
@@ -125,6 +127,8 @@ struct DiagramCommand: ParsableCommand {
 
     func run() throws {
         if let out { try checkPicture(out, option: "--out") }
+        let signals = out.map { _ in ProcessSignals.removeTemporaryFilesOnTermination(command: "diagram") }
+        defer { signals?.cancel() }
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KioskConfiguration
 import StopPresentation
+import SystemSupport
 import TransitModel
 import TransitStore
 import TripPlanning
@@ -94,6 +95,11 @@ struct PlanCommand: ParsableCommand {
             try checkPicture(map, option: "--map", standardOutputRefused: "the plan itself is printed there")
         }
         try speech.check()
+        // Writing a file: a signal removes the unfinished one, and ulimit -f is an error by name.
+        let signals =
+            map != nil || speech.speakTo != nil
+            ? ProcessSignals.removeTemporaryFilesOnTermination(command: "plan") : nil
+        defer { signals?.cancel() }
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)

@@ -164,6 +164,26 @@ struct OutputDestinationCommandTests {
         #expect(status("/dev/null").map { $0.st_mode & S_IFMT } == S_IFCHR)
     }
 
+    /// A WAV cut short by the file-size limit is a runtime failure by name (exit 1, no SIGXFSZ death) and the
+    /// previous file stays whole: --speak-to now goes through the atomic writer.
+    @Test func aWAVCutShortLeavesThePreviousFile() throws {
+        let folder = TemporaryFolder.make("wav-limit")
+        let wav = folder.appendingPathComponent("answer.wav").path
+        try Data("previous".utf8).write(to: URL(fileURLWithPath: wav))
+        // 16 blocks of 512 bytes (dash) or 1 KB (bash): far less than a spoken answer.
+        let script = "ulimit -f 16; exec \"$0\" lookup 1091 --at 2026-11-25T08:00 --speak-to \"$1\""
+        let result = try Programs.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script, Programs.kiosk.path, wav],
+            environment: ["XDG_CACHE_HOME": Programs.sampleCache.path])
+        #expect(result.signal == nil && result.status == 1, "\(result)")
+        #expect(
+            result.stderr.contains(
+                "error: --speak-to file size limit (ulimit -f) reached while writing \(wav); the previous file is unchanged"
+            ), "\(result.stderr)")
+        #expect(try String(contentsOfFile: wav, encoding: .utf8) == "previous")
+        #expect(leftovers(folder).isEmpty)
+    }
+
     // MARK: - Standard output
 
     /// Runs `kiosk ARGS` with standard output sent to `file` (a shell redirection, so binary output arrives as
