@@ -182,7 +182,8 @@ public enum StaffMessages {
     ) throws -> T {
         // The destination is checked before the lock file is made beside it (`--out /dev/null` must not leave
         // /dev/null.lock), and the lock sits beside the file a symbolic link leads to, whatever the spelling.
-        let target = try OutputDestination.check(path)
+        // `.regularFile`, as the atomic writer checks: who may replace the file is not changed by the lock.
+        let target = try OutputDestination.check(path, rule: .regularFile)
         return try FileLock.withExclusiveLock(beside: target) {
             var entities = try read(path: path, forWriting: true)
             let result = try change(&entities)
