@@ -266,7 +266,9 @@ final class PipelinedRequestCounter: ChannelDuplexHandler, RemovableChannelHandl
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where head.status == .badRequest && overflow != nil:
+        // The server's own answer to a request it cannot parse: 400, no body, the connection closed.
+        case .head(var head)
+        where head.status == .badRequest && overflow != nil && head.headers["Content-Length"] == ["0"]:
             let (status, detail) = overflow!
             overflow = nil
             let body = ProblemText.json(status: status, detail: detail)
