@@ -170,6 +170,8 @@ struct OutputDestinationCommandTests {
         let folder = TemporaryFolder.make("wav-limit")
         let wav = folder.appendingPathComponent("answer.wav").path
         try Data("previous".utf8).write(to: URL(fileURLWithPath: wav))
+        // The shared sample database is imported first, outside the limit.
+        #expect(try Programs.runKiosk(["lookup", "1091", "--at", "2026-11-25T08:00"]).status == 0)
         // 16 blocks of 512 bytes (dash) or 1 KB (bash): far less than a spoken answer.
         let script = "ulimit -f 16; exec \"$0\" lookup 1091 --at 2026-11-25T08:00 --speak-to \"$1\""
         let result = try Programs.run(
@@ -178,8 +180,8 @@ struct OutputDestinationCommandTests {
         #expect(result.signal == nil && result.status == 1, "\(result)")
         #expect(
             result.stderr.contains(
-                "error: --speak-to file size limit (ulimit -f) reached while writing \(wav); the previous file is unchanged"
-            ), "\(result.stderr)")
+                "error: --speak-to file size limit (ulimit -f) reached while writing \(wav); "
+                    + "the previous file is unchanged"), "\(result.stderr)")
         #expect(try String(contentsOfFile: wav, encoding: .utf8) == "previous")
         #expect(leftovers(folder).isEmpty)
     }
