@@ -70,25 +70,18 @@ extension RouteDatabase {
                 guard currentTrip != 0, complete, stopTimes.count >= 2 else { return }
                 try body(Int(currentTrip), stopTimes)
             }
-            let statement = try db.makeStatement(
+            try stepRows(
+                db,
                 sql: """
                     SELECT trip_idx, stop_idx, arrival_time, departure_time, pickup_type, drop_off_type FROM stop_times ORDER BY trip_idx, stop_sequence
-                    """)
-            let handle = statement.sqliteStatement
-            sqlite3_reset(handle)
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw LookupError.notARouteDatabase(
-                        path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+                    """
+            ) { handle in
                 let trip = sqlite3_column_int(handle, 0)
                 if trip != currentTrip {
                     try emit()
                     currentTrip = trip
                 }
-                if sqlite3_column_type(handle, 3) == SQLITE_NULL { complete = false; continue }
+                if sqlite3_column_type(handle, 3) == SQLITE_NULL { complete = false; return }
                 stopTimes.append(
                     ScheduledStopTime(
                         stopIndex: Int(sqlite3_column_int(handle, 1)), arrival: Int(sqlite3_column_int(handle, 2)),
@@ -125,22 +118,15 @@ extension RouteDatabase {
     /// cost hundreds of megabytes while the planning timetable was built).
     public func forEachStopTransferRule(_ body: (StopTransferRule) throws -> Void) throws {
         try read { db in
-            let statement = try db.makeStatement(
+            try stepRows(
+                db,
                 sql: """
                     SELECT from_stop_idx, to_stop_idx, transfer_type, min_transfer_time FROM transfers
                     WHERE from_stop_idx IS NOT NULL AND to_stop_idx IS NOT NULL AND transfer_type IN (2, 3)
                       AND from_trip_idx IS NULL AND to_trip_idx IS NULL AND from_route_idx IS NULL AND to_route_idx IS NULL
                     ORDER BY rowid
-                    """)
-            let handle = statement.sqliteStatement
-            sqlite3_reset(handle)
-            while true {
-                let code = sqlite3_step(handle)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw LookupError.notARouteDatabase(
-                        path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                }
+                    """
+            ) { handle in
                 try body(
                     StopTransferRule(
                         fromStopIndex: Int(sqlite3_column_int64(handle, 0)),
@@ -148,6 +134,23 @@ extension RouteDatabase {
                         minSeconds: sqlite3_column_type(handle, 3) == SQLITE_NULL
                             ? nil : Int(sqlite3_column_int64(handle, 3))))
             }
+        }
+    }
+
+    /// Steps through `sql`'s rows with SQLite's C API, `body` reading the columns of each row from the statement:
+    /// the planning timetable's bulk reads, millions of rows without a row value each.
+    private func stepRows(_ db: Database, sql: String, _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try db.makeStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw LookupError.notARouteDatabase(
+                    path: path, reason: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            try body(handle)
         }
     }
 
