@@ -28,7 +28,7 @@ int cfilelease_signal(void) { return SIGRTMIN + 5; }
 int cfilelease_open_wake_pipe(int *read_end, int *write_end) {
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return -1;
-    if (fcntl(ends[1], F_SETFL, O_NONBLOCK) != 0) {
+    if (fcntl(ends[0], F_SETFL, O_NONBLOCK) != 0 || fcntl(ends[1], F_SETFL, O_NONBLOCK) != 0) {
         int saved = errno;
         close(ends[0]);
         close(ends[1]);

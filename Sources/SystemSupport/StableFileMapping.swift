@@ -109,12 +109,15 @@ public final class StableFileMapping: @unchecked Sendable {
     }
 
     /// If a writer is waiting on the lease: the private copy in place of the file's pages, then the lease let go.
-    fileprivate func copyIfLeaseBroken() {
+    /// `signalled`: woken by the lease signal (false: by the once-a-second look, which the log then says).
+    fileprivate func copyIfLeaseBroken(signalled: Bool = true) {
         let copied: String? = state.withLock { state in
             guard state.descriptor >= 0, cfilelease_is_held(state.descriptor) == 0 else { return nil }
             state.dropResidentPagesAllowed = false
             let base = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
-            var reason = "another process opened it for writing or truncated it"
+            var reason =
+                "another process opened it for writing or truncated it"
+                + (signalled ? "" : " (seen by the once-a-second look: the lease's signal did not arrive)")
             if cfilelease_replace_with_private_copy(base, bytes.count) != 0 {
                 // Without the room for a copy the file's pages stay mapped: the writer goes on after the kernel's
                 // lease-break time, and this is said loudly.
@@ -209,17 +212,23 @@ private final class LeaseWatcher: Sendable {
             return
         }
         let started = DispatchSemaphore(value: 0)
-        // The thread sleeps in read until the handler writes.
+        // The thread waits for the handler's byte, and looks at every lease once a second as well: a break is then
+        // seen in time (the kernel waits 45 s by default) even if its signal were lost or went to a thread that
+        // blocks it. A look is one fcntl per mapping.
         let thread = Thread { [readEnd] in
             ThreadName.setCurrent("file-leases")
             _ = cfilelease_unblock_in_this_thread()
             started.signal()
             var buffer = [UInt8](repeating: 0, count: 64)
+            var wake = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return }
-                for mapping in mappings.live { mapping.copyIfLeaseBroken() }
+                let ready = poll(&wake, 1, 1_000)
+                if ready < 0, errno != EINTR { return }
+                if ready > 0 {
+                    // Drain what the handler wrote (the read end does not block).
+                    while buffer.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+                }
+                for mapping in mappings.live { mapping.copyIfLeaseBroken(signalled: ready > 0) }
             }
         }
         thread.start()

@@ -62,7 +62,13 @@ import FoundationNetworking
         func answers() async throws -> [String] {
             var bodies: [String] = []
             for url in plans {
-                let (data, response) = try await URLSession.shared.data(from: url)
+                let (data, response): (Data, URLResponse)
+                do {
+                    (data, response) = try await URLSession.shared.data(from: url)
+                } catch {
+                    Issue.record("\(url): \(error)\nthe server said:\n\(server.output)")
+                    throw error
+                }
                 #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url): \(String(decoding: data, as: UTF8.self))")
                 bodies.append(String(decoding: data, as: UTF8.self))
             }

@@ -13,8 +13,8 @@
 /// The real-time signal lease breaks are delivered with (SIGRTMIN + 5: glibc keeps the first ones for itself).
 int cfilelease_signal(void);
 
-/// A pipe for the handler to wake a thread with: both ends close on exec; the write end never blocks (a full pipe
-/// already holds a wake-up), the read end does. Returns 0, or -1 with errno set.
+/// A pipe for the handler to wake a thread with: both ends close on exec and never block (a full pipe already holds
+/// a wake-up; the reader polls). Returns 0, or -1 with errno set.
 int cfilelease_open_wake_pipe(int *read_end, int *write_end);
 
 /// Installs the handler of `cfilelease_signal()`: each delivery writes one byte to `wake_descriptor` (a pipe's
