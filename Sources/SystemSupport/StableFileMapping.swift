@@ -67,7 +67,8 @@ public final class StableFileMapping: @unchecked Sendable {
         if let leaseRefusal {
             defer { close(descriptor) }
             bytes = try Self.readPrivately(descriptor, size: size, path: path)
-            state = Mutex(State(descriptor: -1, protection: .privateCopy(reason: leaseRefusal), dropResidentPagesAllowed: false))
+            state = Mutex(
+                State(descriptor: -1, protection: .privateCopy(reason: leaseRefusal), dropResidentPagesAllowed: false))
             return
         }
         let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
@@ -121,7 +122,8 @@ public final class StableFileMapping: @unchecked Sendable {
             if cfilelease_replace_with_private_copy(base, bytes.count) != 0 {
                 // Without the room for a copy the file's pages stay mapped: the writer goes on after the kernel's
                 // lease-break time, and this is said loudly.
-                reason += "; no memory for a private copy (\(String(cString: strerror(errno)))): the mapping may now change"
+                reason +=
+                    "; no memory for a private copy (\(String(cString: strerror(errno)))): the mapping may now change"
             }
             _ = cfilelease_release(state.descriptor)
             close(state.descriptor)
@@ -130,9 +132,9 @@ public final class StableFileMapping: @unchecked Sendable {
             return reason
         }
         if let copied {
+            let megabytes = bytes.count / 1_048_576
             onPrivateCopy(
-                "\(path): \(copied); reads go on from a private copy of the file as it was opened (\(bytes.count / 1_048_576) MB)"
-            )
+                "\(path): \(copied); reads go on from a private copy of the file as it was opened (\(megabytes) MB)")
         }
     }
 

@@ -48,7 +48,9 @@ import Glibc
         let (path, content) = try Self.file("image", bytes: 3_000_000)
         let changes = Recorder<String>()
         let mapping = try Self.map(path, changes: changes)
-        #expect(mapping.protection == StableFileMapping.Protection.leased, "\(attack): the test expects a file system with leases (ext4, tmpfs)")
+        #expect(
+            mapping.protection == StableFileMapping.Protection.leased,
+            "\(attack): the test expects a file system with leases (ext4, tmpfs)")
         try Self.shell(command.replacingOccurrences(of: "$0", with: path))  // the path has no quote or space
         // Every page read after the writer went on, the last one included (past a truncated end: SIGBUS before).
         #expect(Array(mapping.bytes) == content, "\(attack)")

@@ -225,7 +225,10 @@ import TripPlanning
         let changes = Recorder<String>()
         let network = try PlanningImage.load(link, for: db) { change in changes.append(change) }
         let queries = try Self.queries.filter { $0.rules == PlanningRules() }.map { query in
-            (try db.resolveEndpoint(query.from), try db.resolveEndpoint(query.to), Self.instant(query.at), query.maxTransfers)
+            (
+                try db.resolveEndpoint(query.from), try db.resolveEndpoint(query.to), Self.instant(query.at),
+                query.maxTransfers
+            )
         }
         @Sendable func planAll() throws -> [JourneyPlan] {
             try queries.map { try db.plan(from: $0.0, to: $0.1, at: $0.2, maxTransfers: $0.3, network: network) }

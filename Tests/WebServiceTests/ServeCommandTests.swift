@@ -69,14 +69,19 @@ import FoundationNetworking
                     Issue.record("\(url): \(error)\nthe server said:\n\(server.output)")
                     throw error
                 }
-                #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url): \(String(decoding: data, as: UTF8.self))")
+                let status = (response as? HTTPURLResponse)?.statusCode
+                #expect(status == 200, "\(url): \(String(decoding: data, as: UTF8.self))")
                 bodies.append(String(decoding: data, as: UTF8.self))
             }
             return bodies
         }
         let before = try await answers()
         #expect(before.allSatisfy { $0.contains("\"options\"") })
-        for attack in ["cp '\(image).copy' '\(image)'", "head -c 4096 '\(image).copy' > '\(image)'", Programs.truncateCommand(image, size: 0)] {
+        let attacks = [
+            "cp '\(image).copy' '\(image)'", "head -c 4096 '\(image).copy' > '\(image)'",
+            Programs.truncateCommand(image, size: 0),
+        ]
+        for attack in attacks {
             let writer = try Programs.run(URL(fileURLWithPath: "/bin/sh"), ["-c", attack])
             #expect(writer.status == 0, "\(attack): \(writer)")
             #expect(try await answers() == before, "\(attack)")
