@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 import StopPresentation
 import TransitModel
 
@@ -93,10 +94,7 @@ public enum KioskSpeech {
         switch state.screen {
         case .idle:
             // A severe message that took over the screen is said first.
-            var parts = state.screenMessages.map { alert in
-                ([alert.header] + (alert.description.map { [$0] } ?? [])).map { SpeechText.sentence(SpeechText.clean($0)) }
-                    .joined(separator: " ")
-            }
+            var parts = state.screenMessages.map { KioskTakeover.spokenText([$0]) }
             if let home = state.home {
                 parts.append(StopViewSpeech.text(home.view, language: language, detail: detail))
             }

@@ -299,7 +299,7 @@ enum ProblemText {
     }
 }
 
-/// What the pipelining gates hold, over all connections, for `/metrics` and the tests.
+/// What the pipelining gates hold, over all connections, for the tests (not yet exported on `/metrics`).
 public final class PipelineStatistics: Sendable {
     private struct Counts {
         var heldBytes = 0
