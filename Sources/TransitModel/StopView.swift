@@ -189,7 +189,13 @@ public struct RouteAtStop: Sendable, Codable, Equatable {
 
 public struct Departure: Sendable, Codable, Equatable {
     public var route: RouteInfo
+    /// The headsign as the feed gives it for this stop time (stop_headsign, else trip_headsign; may be empty).
     public var headsign: String
+    /// Where the trip goes, as every surface shows it (`TripDestination`): never empty, without the route's own
+    /// short name repeated in front.
+    public var destination: String
+    /// The trip's own number where the feed gives one (`trip_short_name`, a train number), shown beside the route.
+    public var tripShortName: String?
     public var directionID: Int?
     /// The scheduled departure instant.
     public var time: Date
@@ -213,8 +219,8 @@ public struct Departure: Sendable, Codable, Equatable {
     public var feedID: String?
 
     enum CodingKeys: String, CodingKey {
-        case route, headsign, directionID = "direction_id", time, minutesFromNow = "minutes_from_now",
-            tripID = "trip_id", serviceDate = "service_date", scheduledTime = "scheduled_time",
+        case route, headsign, destination, tripShortName = "trip_short_name", directionID = "direction_id", time,
+            minutesFromNow = "minutes_from_now", tripID = "trip_id", serviceDate = "service_date", scheduledTime = "scheduled_time",
             wheelchairAccessible = "wheelchair_accessible", stopID = "stop_id", platformCode = "platform_code",
             approximate, realtime, feedID = "feed_id"
     }
@@ -224,10 +230,12 @@ public struct Departure: Sendable, Codable, Equatable {
         serviceDate: String,
         scheduledTime: String, wheelchairAccessible: WheelchairAccess, stopID: String, platformCode: String?,
         approximate: Bool,
-        realtime: DepartureRealtime? = nil
+        realtime: DepartureRealtime? = nil, destination: String? = nil, tripShortName: String? = nil
     ) {
         self.route = route
         self.headsign = headsign
+        self.destination = destination ?? TripDestination.named(headsign: headsign, lastStopName: nil, route: route)
+        self.tripShortName = tripShortName
         self.directionID = directionID
         self.time = time
         self.minutesFromNow = minutesFromNow
