@@ -14,7 +14,15 @@ public struct KioskConfig: Sendable, Equatable {
     public var databasePath: String?
     /// The stop the idle screen shows departures for (a stop ID or code); nil: none.
     public var homeStop: String?
+    /// The language every surface starts in: `language`, else `locale`'s, else (once a command has opened the
+    /// route database) the feed's, decided by `PassengerLocale.decide` and set by `decidePassengerLocale`.
     public var language: Language = .es
+    /// `language` as the config file gives it; nil: the feed decides.
+    public var configuredLanguage: Language?
+    /// `locale = "en_US"`: the country whose clock, date and distance conventions passengers read.
+    public var locale: PassengerLocale.Setting?
+    /// The locale decided for this process (language and conventions); `language` is its language.
+    public var passengerLocale = PassengerLocale.standard
     public var windowMinutes = 60
     public var nearbyRadiusMeters = 400
     /// Journey plans from the kiosk: most transfers an option may have, and walks between stops up to this far.
@@ -57,6 +65,14 @@ public struct KioskConfig: Sendable, Equatable {
     public var metrics = MetricsSettings()
 
     public init() {}
+
+    /// Decides the locale once for the process: `--lang` (`commandLine`), the config, then the route database's
+    /// feed (`feed`), else Spanish; `language` follows it.
+    public mutating func decidePassengerLocale(commandLine: Language? = nil, feed: PassengerLocale.FeedFacts?) {
+        passengerLocale = PassengerLocale.decide(
+            commandLine: commandLine, configLanguage: configuredLanguage, configLocale: locale, feed: feed)
+        language = passengerLocale.language
+    }
 
     /// The payload parser this configuration describes, for a database whose feed ID is `databaseFeedID`.
     public func payloadParser(databaseFeedID: String) throws -> PayloadParser {

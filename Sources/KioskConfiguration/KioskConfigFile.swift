@@ -30,7 +30,7 @@ public struct KioskConfigError: Error, Sendable, Equatable, CustomStringConverti
 public enum KioskConfigFile {
     /// Every key, by table ("" for the top level), in the order the example file documents them.
     public static let knownKeys: [String: [String]] = [
-        "": ["language", "home_stop", "idle_timeout_seconds"],
+        "": ["language", "locale", "home_stop", "idle_timeout_seconds"],
         "camera": ["device", "width", "height", "frames_per_second"],
         "database": ["path"],
         "timetable": ["window_minutes", "nearby_radius_meters", "max_transfers", "walk_radius_meters"],
@@ -113,7 +113,18 @@ public enum KioskConfigFile {
                 throw reader.error("language", "must be \"es\" or \"en\", not \"\(clean(v))\"")
             }
             config.language = language
+            config.configuredLanguage = language
         }
+        if let v = try reader.string(root, "locale") {
+            guard let setting = PassengerLocale.Setting(v) else {
+                throw reader.error(
+                    "locale", "must be a language and country such as \"en_US\" or \"es_EC\" (language es or en), "
+                        + "or a country such as \"US\", not \"\(clean(v))\"")
+            }
+            config.locale = setting
+        }
+        // Until the route database is opened (`KioskConfig.decidePassengerLocale`), the config's own choice.
+        config.decidePassengerLocale(feed: nil)
         if let v = try reader.string(root, "home_stop") {
             guard !v.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw reader.error("home_stop", "is empty; give a stop ID or code, or leave the key out")

@@ -13,6 +13,9 @@ public enum Message: Sendable, Equatable {
     case firstAndLast(date: String)
     case nearby(meters: Int)
     case noNearbyStops(meters: Int)
+    /// As `nearby` and `noNearbyStops`, the radius written in the passenger's units ("0.2 mi", "400 m").
+    case nearbyWithin(distance: String)
+    case noNearbyStopsWithin(distance: String)
     case minutesAway(Int)
     case now
     case approximate
@@ -247,6 +250,9 @@ public enum Message: Sendable, Equatable {
         case let .nearby(m): return es ? "Paradas cercanas (hasta \(m) m)" : "Nearby stops (within \(m) m)"
         case let .noNearbyStops(m):
             return es ? "Ninguna otra parada a menos de \(m) m." : "No other stop within \(m) m."
+        case let .nearbyWithin(d): return es ? "Paradas cercanas (hasta \(d))" : "Nearby stops (within \(d))"
+        case let .noNearbyStopsWithin(d):
+            return es ? "Ninguna otra parada a menos de \(d)." : "No other stop within \(d)."
         case let .minutesAway(m): return es ? "\(m) min" : "\(m) min"
         case .now: return es ? "ahora" : "now"
         case .approximate: return es ? "aprox." : "approx."

@@ -7,6 +7,12 @@ public enum StopViewText {
     /// - Parameter strikeThrough: cancelled departures are struck through with ANSI SGR 9 (for a terminal);
     ///   they always carry the word too.
     public static func render(_ view: StopView, language: Language, strikeThrough: Bool = false) -> String {
+        render(view, locale: PassengerLocale.standard.speaking(language), strikeThrough: strikeThrough)
+    }
+
+    /// In the passenger's locale: its language, clock, date style and units.
+    public static func render(_ view: StopView, locale: PassengerLocale, strikeThrough: Bool = false) -> String {
+        let language = locale.language
         let zone = TimeZone(identifier: view.timeZone) ?? .current
         let clean = { (text: String) in TerminalText.sanitize(text, maxLength: 80) }
         var lines: [String] = []
@@ -22,9 +28,7 @@ public enum StopViewText {
         case .notAccessible: facts.append(Message.notWheelchairAccessible.text(language))
         case .unknown: break
         }
-        facts.append(
-            "\(LocalTime.iso8601(view.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(view.timeZone)"
-        )
+        facts.append("\(locale.dateAndClock(view.at, in: zone)) \(view.timeZone)")
         lines.append(facts.joined(separator: " · "))
 
         lines.append("")
@@ -38,7 +42,7 @@ public enum StopViewText {
 
         lines.append("")
         lines.append(Message.departures(minutes: view.windowMinutes).text(language))
-        if let notice = LiveText.notice(view, language: language, zone: zone) { lines.append("  " + notice) }
+        if let notice = LiveText.notice(view, locale: locale, zone: zone) { lines.append("  " + notice) }
         if view.departures.isEmpty && view.realtimeStatus == .withheld {
             // online mode: nothing rather than stale data (the notice says why)
         } else if view.departures.isEmpty {
@@ -47,7 +51,7 @@ public enum StopViewText {
                 let day = LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
                 lines.append(
                     "  "
-                        + Message.nextDeparture(clock: LocalTime.clock(next.time, in: zone), dayOffset: day).text(
+                        + Message.nextDeparture(clock: locale.clock(next.time, in: zone), dayOffset: day).text(
                             language)
                         + "  \(clean(next.route.label)) → \(clean(next.headsign))")
             } else {
@@ -59,12 +63,12 @@ public enum StopViewText {
                 departure.minutesFromNow <= 0
                 ? Message.now.text(language) : Message.minutesAway(departure.minutesFromNow).text(language)
             var line =
-                "  \(LocalTime.clock(departure.expectedTime, in: zone))  \(pad(clean(departure.route.label), 6)) \(pad(clean(departure.headsign), 28)) \(pad(when, 7))"
+                "  \(padLeft(locale.clock(departure.expectedTime, in: zone), locale.clockWidth))  \(pad(clean(departure.route.label), 6)) \(pad(clean(departure.headsign), 28)) \(pad(when, 7))"
             if view.platforms.count > 1, let platform = departure.platformCode {
                 line += " " + Message.platform(clean(platform)).text(language)
             }
             if departure.approximate { line += " (\(Message.approximate.text(language)))" }
-            if let mark = LiveText.mark(departure, language: language, zone: zone) { line += "  " + mark }
+            if let mark = LiveText.mark(departure, locale: locale, zone: zone) { line += "  " + mark }
             if strikeThrough && departure.realtime?.state == .canceled {
                 let body = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
                 line = "  \u{1B}[9m" + body.dropFirst(2) + "\u{1B}[29m"
@@ -85,28 +89,33 @@ public enum StopViewText {
 
         if !view.serviceSpans.isEmpty {
             lines.append("")
-            lines.append(Message.firstAndLast(date: view.serviceDate).text(language))
+            lines.append(locale.firstAndLastHeading(serviceDate: view.serviceDate))
             for span in view.serviceSpans {
                 let towards = span.headsigns.isEmpty ? "" : clean(span.headsigns.joined(separator: " / "))
                 lines.append(
-                    "  \(pad(clean(span.route.label), 6)) \(pad(towards, 28)) \(LocalTime.clock(span.first, in: zone)) – \(LocalTime.clock(span.last, in: zone))"
+                    "  \(pad(clean(span.route.label), 6)) \(pad(towards, 28)) \(locale.clock(span.first, in: zone)) – \(locale.clock(span.last, in: zone))"
                 )
             }
         }
 
         lines.append("")
-        lines.append(Message.nearby(meters: view.nearbyRadiusMeters).text(language))
+        lines.append(locale.nearbyHeading(meters: view.nearbyRadiusMeters))
         if view.nearby.isEmpty {
-            lines.append("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(language))
+            lines.append("  " + locale.noNearbyStops(meters: view.nearbyRadiusMeters))
         }
         for near in view.nearby {
             let code = near.stop.code.map { " [\(clean($0))]" } ?? ""
             lines.append(
-                "  \(pad(clean(near.stop.name) + code, 34)) \(String(format: "%4d", near.distanceMeters)) m \(pad(near.direction.rawValue, 2))  \(near.routes.map(clean).joined(separator: ", "))"
+                "  \(pad(clean(near.stop.name) + code, 34)) \(padLeft(locale.distance(meters: near.distanceMeters), 6)) \(pad(near.direction.rawValue, 2))  \(near.routes.map(clean).joined(separator: ", "))"
             )
         }
         return lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(
             separator: "\n")
+    }
+
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        let used = TerminalWidth.of(text)
+        return used >= width ? text : String(repeating: " ", count: width - used) + text
     }
 
     /// Pads to a display width, counting wide (CJK) characters as two columns.
@@ -122,6 +131,11 @@ public enum LiveText {
     /// What follows a departure line: "● live +4 min (scheduled 08:03)", "○ timetable", "✕ cancelled",
     /// "● live, extra service"; nil when the view was built without live data.
     public static func mark(_ departure: Departure, language: Language, zone: TimeZone) -> String? {
+        mark(departure, locale: PassengerLocale.standard.speaking(language), zone: zone)
+    }
+
+    public static func mark(_ departure: Departure, locale: PassengerLocale, zone: TimeZone) -> String? {
+        let language = locale.language
         guard let realtime = departure.realtime else { return nil }
         switch realtime.state {
         case .scheduled: return Message.scheduledMark.text(language)
@@ -132,7 +146,7 @@ public enum LiveText {
             let minutes = delayMinutes(realtime.delaySeconds ?? 0)
             guard minutes != 0 else { return Message.liveMark.text(language) + ", " + Message.onTime.text(language) }
             return Message.liveMark.text(language) + " " + Message.delayMinutes(minutes).text(language) + " ("
-                + Message.scheduledAt(LocalTime.clock(departure.time, in: zone)).text(language) + ")"
+                + Message.scheduledAt(locale.clock(departure.time, in: zone)).text(language) + ")"
         }
     }
 
@@ -144,7 +158,12 @@ public enum LiveText {
     /// The line that says live data is not in force ("live information unavailable since 14:05"), nil when it is
     /// or the view has none.
     public static func notice(_ view: StopView, language: Language, zone: TimeZone) -> String? {
-        let since = Message.liveUnavailableSince(view.realtimeUnavailableSince.map { LocalTime.clock($0, in: zone) })
+        notice(view, locale: PassengerLocale.standard.speaking(language), zone: zone)
+    }
+
+    public static func notice(_ view: StopView, locale: PassengerLocale, zone: TimeZone) -> String? {
+        let language = locale.language
+        let since = Message.liveUnavailableSince(view.realtimeUnavailableSince.map { locale.clock($0, in: zone) })
         switch view.realtimeStatus {
         case nil, .live?: return nil
         case .stale?: return since.text(language) + ". " + Message.showingTimetable.text(language)

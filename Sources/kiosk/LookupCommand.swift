@@ -67,23 +67,26 @@ struct LookupCommand: ParsableCommand {
             let config = try configOption.load()
             let routes = try database.open(config: config)
             let instant = try moment.instant(in: routes.timeZone)
+            let locale = output.locale(config: config, routes: routes)
             let stop = try routes.resolveStop(try StopQuery.reference(for: query, routes: routes, config: config))
             // Freshness is judged at --at when given, so a recorded snapshot replays as it was live.
             let judgedAt = moment.at == nil ? Date() : instant
             let view = try routes.liveStopView(
                 for: stop, at: instant, windowMinutes: window, nearbyRadiusMeters: nearby,
                 live: try live.load(config: config, routes: routes, now: judgedAt), now: judgedAt,
-                language: output.lang.rawValue)
+                language: locale.language.rawValue)
+            // Text and speech name stops, routes and headsigns as the feed translates them; JSON as the feed has them.
+            let shown = routes.translated(view, into: locale.language)
             if !speech.printSpeech {
                 print(
                     output.json
                         ? try StopViewJSON.render(view)
-                        : StopViewText.render(view, language: output.lang, strikeThrough: isatty(STDOUT_FILENO) == 1))
+                        : StopViewText.render(shown, locale: locale, strikeThrough: isatty(STDOUT_FILENO) == 1))
             }
             if speech.wanted {
                 try speech.perform(
-                    StopViewSpeech.text(view, language: output.lang, detail: speech.speech), language: output.lang,
-                    config: config)
+                    StopViewSpeech.text(shown, language: locale.language, detail: speech.speech),
+                    language: locale.language, config: config)
             }
         }
     }
@@ -115,8 +118,15 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Option(help: "Language of the text output: es or en.")
-    var lang: Language = .es
+    @Option(help: "Language of the text output: es or en (default: the config's, else the feed's).")
+    var lang: Language?
+
+    /// The locale of this command's output, decided once: `--lang`, the config, the feed (`PassengerLocale`).
+    func locale(config: KioskConfig, routes: RouteDatabase) -> PassengerLocale {
+        var config = config
+        config.decidePassengerLocale(commandLine: lang, feed: routes.feedLocaleFacts())
+        return config.passengerLocale
+    }
 }
 
 /// Turns what a person typed or scanned into a stop reference.

@@ -103,12 +103,13 @@ struct PlanCommand: ParsableCommand {
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
+            let language = output.locale(config: config, routes: routes).language
             let clock = try moment.instant(in: routes.timeZone)  // --at, else now: freshness is judged there
             var instant = clock
             let deadline = try arriveBy.map { try MomentOption(at: $0).instant(in: routes.timeZone) }
             if let deadline, moment.at == nil { instant = deadline.addingTimeInterval(-PlanOptions.arriveByWindow) }
-            let origin = try routes.resolveEndpoint(from)
-            let destination = try routes.resolveEndpoint(to)
+            let origin = try routes.resolveJourneyEnd(from)
+            let destination = try routes.resolveJourneyEnd(to)
             // Live data as lookup reads it (--realtime, else the config's feeds), judged fresh at --at.
             let liveData = try live.load(config: config, routes: routes, now: clock)
             let plan = try routes.livePlan(
@@ -120,7 +121,7 @@ struct PlanCommand: ParsableCommand {
                 print(
                     output.json
                         ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
-                        : JourneyPlanText.render(plan, language: output.lang))
+                        : JourneyPlanText.render(plan, language: language))
             }
             if let map {
                 guard plan.options.count >= mapOption else {
@@ -130,11 +131,11 @@ struct PlanCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.badInput)
                 }
                 let geometry = try routes.journeyMap(plan, option: mapOption - 1)
-                try writePicture(journeyMapSVG(for: geometry, language: output.lang), to: map, option: "--map")
+                try writePicture(journeyMapSVG(for: geometry, language: language), to: map, option: "--map")
             }
             if speech.wanted {
                 try speech.perform(
-                    JourneyPlanSpeech.text(plan, language: output.lang, detail: speech.speech), language: output.lang,
+                    JourneyPlanSpeech.text(plan, language: language, detail: speech.speech), language: language,
                     config: config)
             }
         }

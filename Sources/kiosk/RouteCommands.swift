@@ -31,10 +31,11 @@ struct RoutesCommand: ParsableCommand {
         try reportingRouteErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
+            let language = output.locale(config: config, routes: routes).language
             let catalog = try routes.routeCatalog(agency: agency, search: search)
             print(
                 output.json
-                    ? try RouteCatalogJSON.render(catalog) : RouteCatalogText.render(catalog, language: output.lang))
+                    ? try RouteCatalogJSON.render(catalog) : RouteCatalogText.render(catalog, language: language))
         }
     }
 }
@@ -81,11 +82,12 @@ struct RouteCommand: ParsableCommand {
         try reportingRouteErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
+            let language = output.locale(config: config, routes: routes).language
             let detail = try routes.routeDetail(
                 route, direction: direction, date: date.flatMap(ServiceDate.init(parsing:)))
             print(
                 output.json
-                    ? try RouteCatalogJSON.render(detail) : RouteCatalogText.render(detail, language: output.lang))
+                    ? try RouteCatalogJSON.render(detail) : RouteCatalogText.render(detail, language: language))
         }
     }
 }
