@@ -61,12 +61,242 @@ enum KioskScript {
               board.innerHTML = html;
               board.dataset.stop = current;
               board.dataset.state = current === home ? "home" : "stop";
+              arrange();
+              planButton.hidden = !(current || home);
               board.dataset.loads = String((Number(board.dataset.loads) || 0) + 1);
               body.classList.remove("offline");
               online = true;
               takeoverShown();
             }).catch(function (error) { unavailable(String(error)); });
           }
+
+          // The board is a fixed display: the rows that fit are one page, the pages and the alerts turn every
+          // few seconds, a long severe message gets smaller type rather than pushing the departures off.
+          var pageIndex = 0, pages = 1, alertIndex = 0;
+          var clockBase = 0, clockOffset = 0, clockLoaded = 0;
+
+          function arrange() {
+            var clock = board.querySelector(".clock");
+            if (clock) {
+              clockBase = Number(clock.dataset.now) || Date.now();
+              clockOffset = Number(clock.dataset.offset) || 0;
+              clockLoaded = performance.now();
+            }
+            fitTakeover();
+            fitAlerts();
+            paginate();
+          }
+
+          function pad(n) { return (n < 10 ? "0" : "") + n; }
+          function tick() {
+            var clock = board.querySelector(".clock");
+            if (!clock || !clockBase) { return; }
+            var t = new Date(clockBase + (performance.now() - clockLoaded) + clockOffset * 1000);
+            var text = pad(t.getUTCHours()) + ":" + pad(t.getUTCMinutes());
+            if (clock.textContent !== text) { clock.textContent = text; }
+          }
+
+          function fitTakeover() {
+            var band = board.querySelector(".takeover");
+            if (!band) { return; }
+            band.style.fontSize = "";
+            var size = parseFloat(getComputedStyle(band).fontSize);
+            var limit = board.clientHeight * 0.5;
+            while (band.offsetHeight > limit && size > 18) {
+              size -= 1;
+              band.style.fontSize = size + "px";
+            }
+          }
+
+          // Each alert on at most two lines, cut at a word with "…" (the phone page and speech have it whole).
+          function fitAlerts() {
+            var alerts = board.querySelectorAll(".alert-line .alert");
+            for (var i = 0; i < alerts.length; i++) {
+              var alert = alerts[i], text = alert.querySelector(".alert-text");
+              alert.hidden = false;
+              if (!text) { continue; }
+              if (text.dataset.full === undefined) { text.dataset.full = text.textContent; }
+              var words = text.dataset.full.split(" ");
+              text.textContent = text.dataset.full;
+              var line = parseFloat(getComputedStyle(alert).lineHeight) || 30;
+              while (alert.offsetHeight > line * 2 + 2 && words.length > 1) {
+                words.pop();
+                text.textContent = words.join(" ").replace(/[\s,.;:·–-]+$/, "") + " …";
+              }
+            }
+            if (alertIndex >= alerts.length) { alertIndex = 0; }
+            showAlert();
+          }
+
+          function showAlert() {
+            var alerts = board.querySelectorAll(".alert-line .alert");
+            for (var i = 0; i < alerts.length; i++) { alerts[i].hidden = i !== alertIndex; }
+          }
+
+          function paginate() {
+            var box = board.querySelector(".rows");
+            var rows = box ? box.querySelectorAll(".group") : [];
+            for (var i = 0; i < rows.length; i++) { rows[i].hidden = false; }
+            var height = box ? box.clientHeight : 0, page = 0, top = rows.length ? rows[0].offsetTop : 0;
+            for (var j = 0; j < rows.length; j++) {
+              var row = rows[j];
+              if (row.offsetTop + row.offsetHeight - top > height + 1 && row.offsetTop > top) {
+                page += 1;
+                top = row.offsetTop;
+              }
+              row.dataset.page = String(page);
+            }
+            pages = page + 1;
+            if (pageIndex >= pages) { pageIndex = 0; }
+            showPage();
+          }
+
+          function showPage() {
+            var rows = board.querySelectorAll(".rows .group");
+            for (var i = 0; i < rows.length; i++) { rows[i].hidden = Number(rows[i].dataset.page) !== pageIndex; }
+            var pager = board.querySelector(".pager");
+            if (pager) {
+              pager.hidden = pages < 2;
+              pager.textContent = (pager.dataset.words || "{n}/{total}").replace("{n}", String(pageIndex + 1))
+                .replace("{total}", String(pages));
+            }
+            board.dataset.pages = String(pages);
+            board.dataset.page = String(pageIndex + 1);
+          }
+
+          function turn() {
+            if (pages > 1) { pageIndex = (pageIndex + 1) % pages; showPage(); }
+            var alerts = board.querySelectorAll(".alert-line .alert");
+            if (alerts.length > 1) { alertIndex = (alertIndex + 1) % alerts.length; showAlert(); }
+          }
+          setInterval(turn, 8000);
+          setInterval(tick, 1000);
+          var resizing = null;
+          window.addEventListener("resize", function () {
+            if (resizing) { clearTimeout(resizing); }
+            resizing = setTimeout(arrange, 100);
+          });
+
+          // The trip planner on the screen: a destination typed on its own keys, chosen from the stops that
+          // match, then the journeys one option at a time; no keyboard needed.
+          var planButton = document.getElementById("plan");
+          var planner = document.getElementById("planner");
+          var plannerQuery = document.getElementById("planner-q");
+          var plannerMatches = document.getElementById("planner-matches");
+          var plannerChoose = document.getElementById("planner-choose");
+          var plannerResult = document.getElementById("planner-result");
+          var plannerPlan = document.getElementById("planner-plan");
+          var plannerBack = document.getElementById("planner-back");
+          var optionIndex = 0;
+          var typed = "", searching = null, searchSerial = 0;
+
+          function planOrigin() { return board.dataset.stop || current || home; }
+
+          function keepAwake() {
+            // Using the planner counts as using the kiosk: the idle time starts again.
+            if (idleTimer && current !== home) {
+              clearTimeout(idleTimer);
+              idleTimer = setTimeout(function () { closePlanner(); show(home); }, idleMs);
+            }
+          }
+
+          function openPlanner() {
+            if (!planOrigin()) { return; }
+            typed = "";
+            plannerQuery.value = "";
+            plannerMatches.textContent = "";
+            plannerChoose.hidden = false;
+            plannerResult.hidden = true;
+            plannerBack.hidden = true;
+            var from = document.getElementById("planner-from");
+            var name = board.querySelector(".board-title h1 bdi");
+            from.textContent = name ? (from.dataset.words || "{stop}").replace("{stop}", name.textContent) : "";
+            planner.hidden = false;
+            body.dataset.planner = "choose";
+            var first = planner.querySelector(".key");
+            if (first) { first.focus(); }
+          }
+
+          function closePlanner() {
+            if (planner.hidden) { return; }
+            planner.hidden = true;
+            body.dataset.planner = "";
+            planButton.focus();
+          }
+
+          function search() {
+            if (searching) { clearTimeout(searching); }
+            searching = setTimeout(function () {
+              var serial = ++searchSerial;
+              if (!typed.trim()) { plannerMatches.textContent = ""; return; }
+              fetch("/kiosk/stops?lang=" + encodeURIComponent(lang) + "&from=" + encodeURIComponent(planOrigin()) +
+                "&q=" + encodeURIComponent(typed.trim()), { cache: "no-store" }).then(function (response) {
+                if (!response.ok) { throw new Error("HTTP " + response.status); }
+                return response.text();
+              }).then(function (html) {
+                if (serial === searchSerial) { plannerMatches.innerHTML = html; }
+              }).catch(function () { plannerMatches.textContent = body.dataset.unavailable || ""; });
+            }, 150);
+          }
+
+          function showOption() {
+            var options = plannerPlan.querySelectorAll(".option");
+            for (var i = 0; i < options.length; i++) { options[i].hidden = i !== optionIndex; }
+            document.getElementById("option-count").textContent =
+              options.length > 1 ? (optionIndex + 1) + " / " + options.length : "";
+            document.getElementById("option-previous").hidden = options.length < 2;
+            document.getElementById("option-next").hidden = options.length < 2;
+            document.getElementById("option-previous").disabled = optionIndex === 0;
+            document.getElementById("option-next").disabled = optionIndex >= options.length - 1;
+          }
+
+          function choose(stop) {
+            fetch("/kiosk/plan?lang=" + encodeURIComponent(lang) + "&from=" + encodeURIComponent(planOrigin()) +
+              "&to=" + encodeURIComponent(stop), { cache: "no-store" }).then(function (response) {
+              if (!response.ok) { throw new Error("HTTP " + response.status); }
+              return response.text();
+            }).then(function (html) {
+              plannerPlan.innerHTML = html;
+              optionIndex = 0;
+              plannerChoose.hidden = true;
+              plannerResult.hidden = false;
+              plannerBack.hidden = false;
+              body.dataset.planner = "plan";
+              showOption();
+            }).catch(function () { plannerMatches.textContent = body.dataset.unavailable || ""; });
+          }
+
+          planButton.addEventListener("click", openPlanner);
+          document.getElementById("planner-close").addEventListener("click", closePlanner);
+          plannerBack.addEventListener("click", function () {
+            plannerResult.hidden = true;
+            plannerChoose.hidden = false;
+            plannerBack.hidden = true;
+            body.dataset.planner = "choose";
+          });
+          planner.addEventListener("click", function (event) {
+            keepAwake();
+            var key = event.target.closest && event.target.closest(".key");
+            if (key) {
+              typed = key.dataset.key === "delete" ? typed.slice(0, -1) : (typed + key.dataset.key).slice(0, 60);
+              plannerQuery.value = typed;
+              search();
+              return;
+            }
+            var match = event.target.closest && event.target.closest(".match");
+            if (match) { choose(match.dataset.stop); }
+          });
+          document.getElementById("option-previous").addEventListener("click", function () {
+            optionIndex = Math.max(0, optionIndex - 1);
+            showOption();
+          });
+          document.getElementById("option-next").addEventListener("click", function () {
+            optionIndex += 1;
+            showOption();
+          });
+          document.addEventListener("keydown", function (event) {
+            if (event.key === "Escape") { closePlanner(); }
+          });
 
           var speechOn = body.dataset.speech === "true";
           var audio = null;
@@ -155,7 +385,7 @@ enum KioskScript {
             current = stop;
             if (idleTimer) { clearTimeout(idleTimer); idleTimer = null; }
             if (stop !== home) {
-              idleTimer = setTimeout(function () { show(home); }, idleMs);
+              idleTimer = setTimeout(function () { closePlanner(); show(home); }, idleMs);
             }
             return load();
           }
@@ -175,6 +405,7 @@ enum KioskScript {
             try { scan = JSON.parse(message.data); } catch (e) { return; }
             if (scan.status === "stop" && scan.stop_id) {
               var received = performance.now();
+              closePlanner();
               show(scan.stop_id).then(function () {
                 board.dataset.shownAfterMs = String(Math.round(performance.now() - received));
                 if (body.dataset.autoSpeak === "true" && !quietNow() && board.dataset.state === "stop") { speak(); }

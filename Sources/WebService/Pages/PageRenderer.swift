@@ -19,7 +19,7 @@ struct PageRenderer: Sendable {
             ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
             ("prompt", PageTemplates.prompt), ("takeover", PageTemplates.takeover),
             ("departureBoard", PageTemplates.departureBoard),
-        ] + PageTemplates.browse {
+        ] + PageTemplates.browse + PageTemplates.kioskExtras {
             library.register(
                 try MustacheTemplate(string: text.replacingOccurrences(of: "%THEME%", with: themeClasses)), named: name)
         }

@@ -171,29 +171,64 @@ enum PageTemplates {
         {{#nextNote}}<p><bdi>{{nextNote}}</bdi></p>{{/nextNote}}
         """
 
-    /// The `/kiosk` board for one stop: a fragment the page puts in place (the phone page's model).
+    /// The `/kiosk` board for one stop (`KioskBoard`): a fragment the page puts in place. One row per route and
+    /// destination with its next times; the page's script pages the rows and the alert line.
     static let board = """
-        <h1><bdi{{#fullName}} title="{{fullName}}"{{/fullName}}>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</h1>
-        {{#facts}}<p class="facts"><bdi>{{facts}}</bdi></p>{{/facts}}
-        {{#map}}<figure class="map"><img src="{{href}}" alt="{{alt}}"></figure>{{/map}}
-        <h2>{{departuresHeading}}</h2>
-        {{>departureBoard}}
-        <p class="updated">{{updated}}</p>
+        <header class="board-head">
+        <div class="board-title"><h1><bdi{{#fullName}} title="{{fullName}}"{{/fullName}}>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</h1>
+        <p class="board-source"><span class="source{{#sourceLive}} is-live{{/sourceLive}}">{{source}}</span>{{#facts}} · <bdi>{{facts}}</bdi>{{/facts}}</p></div>
+        <p class="pager" aria-live="off" data-words="{{pageWords}}"></p>
+        {{#clock}}<p class="clock" aria-live="off" data-now="{{nowMillis}}" data-offset="{{offsetSeconds}}">{{text}}</p>{{/clock}}
+        </header>
+        {{#liveNotice}}<p class="board-notice">{{liveNotice}}</p>{{/liveNotice}}
+        {{#has_alerts}}<div class="alert-line" role="note" aria-label="{{alertsHeading}}" aria-live="off">{{#alerts}}<p class="alert">⚠ {{#count}}<span class="alert-count">{{count}}</span> {{/count}}<bdi class="alert-text">{{header}}</bdi></p>{{/alerts}}</div>{{/has_alerts}}
+        {{#serviceNotice}}<div class="warning board-notice" role="note"><p><strong>{{serviceNotice}}</strong></p>{{#serviceNoticeDetail}}<p>{{serviceNoticeDetail}}</p>{{/serviceNoticeDetail}}</div>{{/serviceNotice}}
+        {{#has_rows}}<div class="rows"><ul class="groups" aria-label="{{departuresHeading}}">
+        {{#rows}}<li class="group"><span class="route"><bdi class="badge {{colourClass}}">{{label}}</bdi></span><span class="dest"><bdi>{{destination}}</bdi>{{#extra}} <span class="extra">{{extra}}</span>{{/extra}}</span><span class="times">{{#times}}<span class="t{{#live}} t-live{{/live}}{{#canceled}} t-canceled{{/canceled}}" title="{{title}}">{{#mark}}<span class="mark">{{mark}}</span>{{/mark}}{{text}}{{#unit}} <span class="unit">{{unit}}</span>{{/unit}}</span>{{/times}}</span></li>
+        {{/rows}}
+        </ul></div>{{/has_rows}}
+        {{#emptyNote}}<div class="board-empty"><p>{{emptyNote}}</p>{{#nextNote}}<p><bdi>{{nextNote}}</bdi></p>{{/nextNote}}</div>{{/emptyNote}}
 
         """
 
     /// Severe messages for the stop on screen, the kiosk's own stop or every kiosk, at the top of the `/kiosk`
-    /// board (see `KioskRoutes.takeover`).
+    /// board (see `KioskRoutes.takeover`); shown there once, not again among the board's alerts.
     static let takeover = """
         <section class="takeover" role="alert" data-messages="{{count}}"><h2>{{heading}}</h2>{{#messages}}<p{{#say}} data-say="{{say}}"{{/say}}><strong><bdi>{{header}}</bdi></strong>{{#description}}<br><bdi>{{description}}</bdi>{{/description}}{{#until}}<br><span class="until">{{until}}</span>{{/until}}</p>{{/messages}}</section>
 
         """
 
+    /// The kiosk's home screen without a stop: the clock and the scan prompt.
     static let prompt = """
-        <h1>{{heading}}</h1>
-        <p class="facts">{{detail}}</p>
+        <header class="board-head">
+        <div class="board-title"><h1>StopKiosk</h1></div>
+        {{#clock}}<p class="clock" aria-live="off" data-now="{{nowMillis}}" data-offset="{{offsetSeconds}}">{{text}}</p>{{/clock}}
+        </header>
+        <div class="prompt"><h2>{{heading}}</h2>
+        <p class="facts">{{detail}}</p></div>
 
         """
+
+    /// Stops matching what was typed on the kiosk's on-screen keyboard: buttons the planner's script chooses from.
+    static let kioskStops = """
+        {{#has_stops}}<ul class="matches">{{#stops}}<li><button type="button" class="match" data-stop="{{id}}"><bdi>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</button></li>{{/stops}}</ul>{{/has_stops}}
+        {{^has_stops}}{{#typed}}<p class="no-match">{{noMatches}}</p>{{/typed}}{{/has_stops}}
+
+        """
+
+    /// A plan on the kiosk: the options without maps, one shown at a time by the planner's script.
+    static let kioskPlan = """
+        <div class="plan-result"><h3><bdi>{{title}}</bdi></h3>
+        <p class="leaving">{{leaving}}{{#notes}} · {{.}}{{/notes}}</p>
+        {{#options}}<section class="option"><h4>{{summary}}</h4><ol class="legs">{{#legs}}<li>{{#colourClass}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol></section>
+        {{/options}}
+        {{#none}}<p class="none">{{none}}</p>{{/none}}
+        {{#problem}}<p class="warning">{{problem}}</p>{{/problem}}
+        </div>
+
+        """
+
+    static let kioskExtras = [("kioskStops", kioskStops), ("kioskPlan", kioskPlan)]
 
     static let kiosk = """
         <!doctype html>
@@ -211,13 +246,29 @@ enum PageTemplates {
         <p class="status">{{loading}}</p>
         </main>
         <footer class="kiosk-bar">
-        <span id="hint">{{hint}}</span>
+        <p id="hint" class="hint">{{hint}}</p>
+        <div class="actions">
         {{#speech.enabled}}<span class="speech"><button id="speak" type="button" aria-keyshortcuts="{{speech.speakKey}}">{{speech.speakLabel}}</button>
         <button id="volume-down" type="button" aria-label="{{speech.volumeDownLabel}}" aria-keyshortcuts="{{speech.volumeDownKey}}">−</button>
         <button id="volume-up" type="button" aria-label="{{speech.volumeUpLabel}}" aria-keyshortcuts="{{speech.volumeUpKey}}">+</button></span>{{/speech.enabled}}
-        <a class="lang" id="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
-        <a class="plan-link" href="/plan?from={{homeQuery}}&amp;lang={{page.language}}">{{planLabel}}</a>
+        <a class="lang button" id="lang" href="{{page.otherLanguageHref}}" lang="{{page.otherLanguage}}">{{page.otherLanguageName}}</a>
+        <button id="plan" class="plan-link" type="button" aria-haspopup="dialog">{{planLabel}}</button>
+        </div>
         </footer>
+        <div id="planner" class="planner" role="dialog" aria-modal="true" aria-labelledby="planner-h" hidden>
+        <div class="planner-head"><h2 id="planner-h">{{planLabel}}</h2><p id="planner-from" class="planner-from" data-words="{{planner.fromWords}}"></p>
+        <button id="planner-back" type="button" hidden>{{planner.back}}</button>
+        <button id="planner-close" type="button">{{planner.close}}</button></div>
+        <div id="planner-choose" class="planner-choose">
+        <label class="planner-entry" for="planner-q"><span>{{planner.whereTo}}</span> <input id="planner-q" type="text" readonly inputmode="none" autocomplete="off" placeholder="{{planner.typeStopName}}"></label>
+        <div id="planner-matches" class="planner-matches" aria-live="polite" aria-label="{{planner.chooseStop}}"></div>
+        <div class="keys" role="group" aria-label="{{planner.typeStopName}}">{{#planner.keys}}<button type="button" class="key" data-key="{{.}}">{{.}}</button>{{/planner.keys}}<button type="button" class="key wide" data-key=" ">{{planner.space}}</button><button type="button" class="key wide" data-key="delete">{{planner.delete}}</button></div>
+        </div>
+        <div id="planner-result" class="planner-result" hidden>
+        <div id="planner-plan" aria-live="polite"></div>
+        <div class="option-nav"><button id="option-previous" type="button" aria-label="{{planner.previousOption}}">◀</button><span id="option-count" aria-live="off"></span><button id="option-next" type="button" aria-label="{{planner.nextOption}}">▶</button></div>
+        </div>
+        </div>
         </body>
         </html>
 

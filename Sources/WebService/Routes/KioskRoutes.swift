@@ -24,16 +24,22 @@ struct KioskRoutes {
         router.resource("/kiosk") { request, _ in
             let lang = LanguageChoice.pick(request: request, config: service.config)
             let database = service.databases.current()
-            let home = service.config.homeStop.flatMap { try? database.resolveStop(.idOrCode($0)).stop.id } ?? ""
+            // `?home=STOP`: this screen's own stop (several screens on one server), else the config's `home_stop`.
+            let asked = try QueryParameters(request)["home"].flatMap { $0.isEmpty ? nil : $0 }
+            let resolve = { (value: String) in
+                try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(value))).stop.id
+            }
+            let home = asked.flatMap(resolve) ?? service.config.homeStop.flatMap(resolve) ?? ""
             let model = KioskPage(
                 page: PageRenderer.Frame(
-                    language: lang, title: "StopKiosk", path: "/kiosk", feedTag: String(database.feedHash.prefix(12))),
+                    language: lang, title: "StopKiosk", path: "/kiosk",
+                    query: asked.map { [("home", $0)] } ?? [], feedTag: String(database.feedHash.prefix(12))),
                 home: home, homeQuery: PageRenderer.Frame.encode(home), idleSeconds: service.config.idleTimeoutSeconds,
                 loading: Message.loadingStop.text(lang), hint: Message.holdCodePrompt.text(lang),
                 planLabel: Message.webPlanTitle.text(lang),
                 unavailable: Message.webInformationUnavailable.text(lang),
                 reconnecting: Message.webReconnecting.text(lang),
-                speech: KioskPage.Speech(service.config.speech, language: lang))
+                speech: KioskPage.Speech(service.config.speech, language: lang), planner: KioskPage.Planner(lang))
             var response = Responses.html(service.pages.render(model, "kiosk"), cacheSeconds: nil)
             response.headers[.cacheControl] = "no-store"
             return response
@@ -44,6 +50,9 @@ struct KioskRoutes {
         // The board renders a stop view: on the blocking pool, as the stop page does.
         router.blockingResource("/kiosk/board", on: service.blocking) { request, _ in try board(request) }
         router.resource("/kiosk/events") { _, context in try events(from: context.remoteAddress) }
+        // The on-screen trip planner: stops by the letters typed on its keyboard, then the plan to the one chosen.
+        router.blockingResource("/kiosk/stops", on: service.blocking) { request, _ in try stops(request) }
+        router.blockingResource("/kiosk/plan", on: service.blocking) { request, _ in try plan(request) }
         router.resource("/kiosk/takeover/speech") { request, _ in try await takeoverSpeech(request) }
     }
 
@@ -59,6 +68,37 @@ struct KioskRoutes {
         var unavailable: String
         var reconnecting: String
         var speech: Speech
+        var planner: Planner
+
+        /// The words of the on-screen trip planner: a destination chosen with the keys on the screen, no keyboard.
+        struct Planner {
+            var whereTo: String
+            var typeStopName: String
+            var chooseStop: String
+            var delete: String
+            var space: String
+            var close: String
+            var back: String
+            var previousOption: String
+            var nextOption: String
+            /// "From {stop}" (the page fills in the stop's name).
+            var fromWords: String
+            var keys: [String]
+
+            init(_ lang: Language) {
+                whereTo = BoardMessage.whereTo.text(lang)
+                typeStopName = BoardMessage.typeStopName.text(lang)
+                chooseStop = BoardMessage.chooseStop.text(lang)
+                delete = BoardMessage.delete.text(lang)
+                space = BoardMessage.space.text(lang)
+                close = BoardMessage.close.text(lang)
+                back = BoardMessage.back.text(lang)
+                previousOption = BoardMessage.previousOption.text(lang)
+                nextOption = BoardMessage.nextOption.text(lang)
+                fromWords = BoardMessage.from("{stop}").text(lang)
+                keys = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ".map(String.init) + ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
+            }
+        }
 
         /// The `[speech]` settings the page's script follows: its button and keys say the board
         /// (`/api/v1/stops/{id}/speech`) — again repeats, any other key interrupts — and two keys set the volume.
@@ -96,11 +136,6 @@ struct KioskRoutes {
         }
     }
 
-    struct Prompt {
-        var heading: String
-        var detail: String
-    }
-
     /// Severe messages over the board: those for the stop on screen, the kiosk's own stop (`home_stop`) or every
     /// kiosk, in force now, in the board's language. The page reloads the board every 30 s, so a message shows
     /// and ends (at its `until`) without a restart.
@@ -118,9 +153,10 @@ struct KioskRoutes {
         var messages: [Item]
     }
 
-    /// The takeover band's HTML ("" when there is nothing to show).
-    func takeover(stop: ResolvedStop?, database: RouteDatabase, language lang: Language) -> String {
-        guard let live = service.live?.live else { return "" }
+    /// The takeover band's HTML ("" when there is nothing to show) and the ids of the messages it shows (the board
+    /// does not show them again among its alerts).
+    func takeover(stop: ResolvedStop?, database: RouteDatabase, language lang: Language) -> (html: String, ids: Set<String>) {
+        guard let live = service.live?.live else { return ("", []) }
         var stops: Set<String> = stop.map(AlertIndex.Scope.stopIDs(of:)) ?? []
         if let home = service.config.homeStop,
             let resolved = try? database.resolveStop(.idOrCode(RouteDatabase.validateQuery(home)))
@@ -129,7 +165,7 @@ struct KioskRoutes {
         }
         let now = service.now()
         let alerts = live.screenTakeover(stops: stops, now: now, language: lang.rawValue)
-        guard !alerts.isEmpty else { return "" }
+        guard !alerts.isEmpty else { return ("", []) }
         let zone = database.timeZone
         let own = ownTakeover(database: database, now: now)
         let items = alerts.map { alert in
@@ -139,16 +175,14 @@ struct KioskRoutes {
                 until: alert.activeUntil.map { end in
                     let sameDay = LocalTime.dayDifference(from: now, to: end, in: zone) == 0
                     let day = sameDay ? "" : String(LocalTime.iso8601(end, in: zone).prefix(10)) + " "
-                    let clock = LocalTime.clock(end, in: zone)
-                    return lang == .es ? "Hasta \(day)las \(clock)" : "Until \(day)\(clock)"
+                    return BoardMessage.until(day: day, clock: LocalTime.clock(end, in: zone)).text(lang)
                 },
                 say: own.alerts(lang).contains { $0.id == alert.id } ? own.spokenDigest(alert) : nil)
         }
-        return service.pages.render(
-            Takeover(
-                heading: lang == .es ? "⚠ Aviso importante" : "⚠ Important notice", count: items.count,
-                messages: items),
+        let html = service.pages.render(
+            Takeover(heading: BoardMessage.importantNotice.text(lang), count: items.count, messages: items),
             "takeover")
+        return (html, Set(alerts.map(\.id)))
     }
 
     /// The kiosk's own takeover at `now`: the severe messages for its home stop (none without one) or for every
@@ -211,8 +245,8 @@ struct KioskRoutes {
         return response
     }
 
-    /// The board fragment for a stop (the same model as the phone page), or the scan prompt without one; severe
-    /// messages (`takeover`) first.
+    /// The board fragment for a stop (`KioskBoard`), or the scan prompt without one; severe messages (`takeover`)
+    /// first, and not again among the board's alerts.
     func board(_ request: Request) throws -> Response {
         let query = try QueryParameters(request)
         let lang = LanguageChoice.pick(request: request, config: service.config)
@@ -222,22 +256,114 @@ struct KioskRoutes {
             do {
                 let stop = try database.resolveStop(.idOrCode(try RouteDatabase.validateQuery(stopID)))
                 let band = takeover(stop: stop, database: database, language: lang)
-                // Outside the feed's calendar the board still shows the stop, with the notice in place of the
-                // departures (as the phone page does).
-                let model = try PageRoutes.stopModel(
-                    service: service, database: database, stop: stop, at: service.now(), language: lang
-                ) { title in PageRenderer.Frame(language: lang, title: title, path: "/kiosk", feedTag: "") }
-                response = Responses.html(band + service.pages.render(model, "board"), cacheSeconds: nil)
+                let model = try boardModel(database: database, stop: stop, language: lang, hidden: band.ids)
+                response = Responses.html(band.html + service.pages.render(model, "board"), cacheSeconds: nil)
             } catch let error as LookupError {
                 throw Problem.from(error, atGiven: false)
             }
         } else {
             let prompt = service.pages.render(
-                Prompt(heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang)),
+                KioskBoard.Prompt(
+                    heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang),
+                    clock: KioskBoard.ClockFace(service.now(), zone: database.timeZone)),
                 "prompt")
             response = Responses.html(
-                takeover(stop: nil, database: database, language: lang) + prompt, cacheSeconds: nil)
+                takeover(stop: nil, database: database, language: lang).html + prompt, cacheSeconds: nil)
         }
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The board of `stop` now. Outside the feed's calendar the board still shows the stop, with the notice in
+    /// place of the departures (as the phone page does).
+    func boardModel(
+        database: RouteDatabase, stop: ResolvedStop, language lang: Language, hidden: Set<String>
+    ) throws -> KioskBoard {
+        let now = service.now()
+        do {
+            let view = try service.stopView(
+                database, for: stop, at: now, window: service.config.windowMinutes,
+                nearby: 0, language: lang)
+            return KioskBoard(view, language: lang, hidden: hidden, serviceNotice: nil)
+        } catch LookupError.outsideServiceRange(let date, let start, let end) {
+            let (view, notice) = try PageRoutes.outOfServiceView(
+                database, stop: stop, at: now, date: date, start: start, end: end,
+                window: service.config.windowMinutes, nearby: 0, language: lang)
+            return KioskBoard(view, language: lang, hidden: hidden, serviceNotice: notice)
+        } catch let error as LookupError {
+            throw Problem.from(error)
+        }
+    }
+
+    struct StopChoices {
+        struct Stop {
+            var id: String
+            var name: String
+            var code: String?
+        }
+        var stops: [Stop]
+        var has_stops: Bool
+        var typed: Bool
+        var noMatches: String
+    }
+
+    /// `GET /kiosk/stops?q=TEXT&from=STOP`: up to 8 stops whose name or code matches what was typed on the planner's
+    /// keys, as buttons (the stop the planner starts from left out).
+    func stops(_ request: Request) throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = LanguageChoice.pick(request: request, config: service.config)
+        let database = service.databases.current()
+        let text = (query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        var found: [StopSearch.Found] = []
+        if !text.isEmpty {
+            do {
+                found = try StopSearch.find(text, in: database, limit: 9)
+            } catch let error as LookupError {
+                if case .invalidQuery = error { found = [] } else { throw Problem.from(error) }
+            }
+        }
+        let from = query["from"] ?? ""
+        let choices = StopChoices(
+            stops: found.filter { $0.stop.id != from }.prefix(8).map {
+                StopChoices.Stop(
+                    id: $0.stop.id, name: FeedText.shown($0.stop.name, limit: 60),
+                    code: $0.stop.code.map { FeedText.shown($0, limit: 20) })
+            },
+            has_stops: false, typed: !text.isEmpty, noMatches: BoardMessage.noStopMatches.text(lang))
+        var model = choices
+        model.has_stops = !choices.stops.isEmpty
+        var response = Responses.html(service.pages.render(model, "kioskStops"), cacheSeconds: nil)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// `GET /kiosk/plan?from=STOP&to=STOP`: the journeys from the stop on screen to the one chosen, leaving now, as
+    /// the phone's plan page finds them (without maps: one option at a time fits the screen).
+    func plan(_ request: Request) throws -> Response {
+        let query = try QueryParameters(request)
+        let lang = LanguageChoice.pick(request: request, config: service.config)
+        let database = service.databases.current()
+        let from = try query.require("from", example: "from=1091")
+        let to = try query.require("to", example: "to=2010")
+        let model: KioskPlan
+        do {
+            let now = service.now()
+            let plan = try JourneyPlanning.plan(
+                from: from, to: to, at: now, maxTransfers: service.config.maxTransfers, database: database,
+                config: service.config, live: service.live?.live, now: now)
+            model = KioskPlan(plan, language: lang)
+        } catch let error as LookupError {
+            switch error {
+            case .noSuchStop(let query, _): model = KioskPlan(problem: Message.noSuchStop(query).text(lang))
+            case .outsideServiceRange(_, let start, let end):
+                model = KioskPlan(
+                    problem: Message.outOfService(start: start.description, end: end.description).text(lang))
+            default: model = KioskPlan(problem: error.description)
+            }
+        } catch let error as Problem {
+            model = KioskPlan(problem: error.detail)
+        }
+        var response = Responses.html(service.pages.render(model, "kioskPlan"), cacheSeconds: nil)
         response.headers[.cacheControl] = "no-store"
         return response
     }
