@@ -56,6 +56,7 @@ struct StopViewJSONWriter {
     private func write(_ departure: Departure, _ json: inout PrettyJSON) {
         json.object {
             $0.key("approximate"); $0.bool(departure.approximate)
+            $0.key("destination"); $0.string(departure.destination)
             if let direction = departure.directionID { $0.key("direction_id"); $0.int(direction) }
             if let feed = departure.feedID { $0.key("feed_id"); $0.string(feed) }
             $0.key("headsign"); $0.string(departure.headsign)
@@ -75,6 +76,7 @@ struct StopViewJSONWriter {
             $0.key("stop_id"); $0.string(departure.stopID)
             $0.key("time"); date(departure.time, &$0)
             $0.key("trip_id"); $0.string(departure.tripID)
+            if let number = departure.tripShortName { $0.key("trip_short_name"); $0.string(number) }
             $0.key("wheelchair_accessible"); $0.string(departure.wheelchairAccessible.rawValue)
         }
     }

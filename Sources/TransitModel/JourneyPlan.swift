@@ -74,7 +74,12 @@ public struct JourneyStep: Sendable, Codable, Equatable {
     public var minutes: Int
     /// Rides only.
     public var route: RouteInfo?
+    /// Rides: the trip's headsign as the feed gives it (may be nil or empty).
     public var headsign: String?
+    /// Rides: where the trip goes, as every surface names it (`TripDestination`): never empty.
+    public var destination: String?
+    /// Rides: the trip's own number where the feed gives one (`trip_short_name`, a train number).
+    public var tripShortName: String?
     public var tripID: String?
     public var serviceDate: String?
     /// Rides only: stops travelled (1 = the next stop).
@@ -88,7 +93,7 @@ public struct JourneyStep: Sendable, Codable, Equatable {
     public init(
         kind: Kind, from: StopInfo, to: StopInfo, departure: Date, arrival: Date, minutes: Int, route: RouteInfo? = nil,
         headsign: String? = nil, tripID: String? = nil, serviceDate: String? = nil, stops: Int? = nil,
-        realtime: RideRealtime? = nil
+        realtime: RideRealtime? = nil, lastStopName: String? = nil, tripShortName: String? = nil
     ) {
         self.kind = kind
         self.from = from
@@ -98,6 +103,10 @@ public struct JourneyStep: Sendable, Codable, Equatable {
         self.minutes = minutes
         self.route = route
         self.headsign = headsign
+        self.destination = route.map {
+            TripDestination.named(headsign: headsign ?? "", lastStopName: lastStopName, route: $0)
+        }
+        self.tripShortName = tripShortName.flatMap { $0.isEmpty ? nil : $0 }
         self.tripID = tripID
         self.serviceDate = serviceDate
         self.stops = stops

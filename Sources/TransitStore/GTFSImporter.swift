@@ -88,6 +88,7 @@ public struct GTFSImporter {
     static let importedFiles: Set<String> = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
         "calendar_dates.txt", "frequencies.txt", "transfers.txt", "feed_info.txt", "shapes.txt",
+        "translations.txt",
     ]
 
     /// A region's file between the feeds (`--transfers`, `--interchanges`): it needs several feeds (`alone` says
@@ -356,6 +357,7 @@ struct ImportSession {
             logger.debug("interpolation: \(ImportSession.elapsed(since: started))")
             started = DispatchTime.now().uptimeNanoseconds
             try stopSummary.write(to: db)
+            try Schema.fillLastStops(db)
             try StopNameIndex.build(db)
             logger.debug("stop summaries: \(ImportSession.elapsed(since: started))")
             committing = DispatchTime.now().uptimeNanoseconds
@@ -394,6 +396,7 @@ struct ImportSession {
         try importStopTimes(db)
         if source.contains("transfers.txt") { try importTransfers(db) }
         if source.contains("feed_info.txt") { try importFeedInfo(db) }
+        if source.contains("translations.txt") { try importTranslations(db) }
         let skipped = GTFSImporter.skippedFiles(in: source)
         skippedFiles += namespace.isEmpty ? skipped : skipped.map { "\(input.id)/\($0)" }
 
@@ -974,7 +977,7 @@ struct ImportSession {
     }
 
     mutating func importTrips(_ db: Database) throws {
-        let insert = try BulkInsert(db, "INSERT INTO trips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let insert = try BulkInsert(db, "INSERT INTO trips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)")
         var c = (
             route: -1, service: -1, id: -1, headsign: -1, short: -1, direction: -1, block: -1, shape: -1,
             wheelchair: -1, bikes: -1

@@ -37,10 +37,12 @@ extension RouteDatabase {
                     else { continue }
                     let path = try tripPath(pick.trip, db)
                     guard path.points.count >= 2 else { continue }
+                    // A file imported before stop summaries named trips without headsigns by their last stop.
+                    let destination = try direction.headsigns.first ?? destination(ofTrip: pick.trip, db)
                     lines.append(
                         RouteLine(
                             route: route.route, directionID: direction.directionID,
-                            headsign: direction.headsigns.first, points: path.points, fromShape: path.fromShape))
+                            headsign: destination, points: path.points, fromShape: path.fromShape))
                 }
             }
             return StopMap(stop: stop.stop, center: center, radiusMeters: radiusMeters, nearby: nearby, lines: lines)
@@ -125,13 +127,23 @@ extension RouteDatabase {
                 if highlighted == nil, viewerIndexes.contains(index) { highlighted = stops.count }
                 stops.append(RouteDiagram.Stop(stop: stopInfo(row), transfers: others))
             }
-            let headsign =
-                try String.fetchOne(db, sql: "SELECT trip_headsign FROM trips WHERE trip_idx = ?", arguments: [trip])
-                ?? stops.last?.stop.name ?? ""
+            let headsign = try destination(ofTrip: trip, db) ?? stops.last?.stop.name ?? ""
             return RouteDiagram(
                 route: route, directionID: chosenDirection < 0 ? nil : chosenDirection, headsign: headsign,
                 stops: stops, highlighted: highlighted)
         }
+    }
+
+    /// Where a trip goes, as a departure of it says (`TripDestination`; its trip_headsign, no stop_headsign).
+    func destination(ofTrip trip: Int, _ db: Database) throws -> String? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT t.route_idx, COALESCE(t.trip_headsign, ''), \(lastStopNameSQL) FROM trips t WHERE t.trip_idx = ?"
+                ), arguments: [trip]),
+            let route = routes[row[0]]
+        else { return nil }
+        return TripDestination.named(headsign: row[1], lastStopName: row[2], route: route)
     }
 
     /// The geometry of a plan option (0-based): rides along their trip's shape from the boarding to the alighting

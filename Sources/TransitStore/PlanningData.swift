@@ -175,18 +175,30 @@ extension RouteDatabase {
         }
     }
 
-    /// A trip's `trip_id` and headsign by its dense key.
-    public func trip(atIndex tripIndex: Int) throws -> (id: String, headsign: String?)? {
+    /// What a plan says of a trip: its `trip_id`, headsign (nil or empty when the feed gives none), short name (a
+    /// train number) and last stop's name (its destination without a headsign).
+    public struct TripNames: Sendable {
+        public var id: String
+        public var headsign: String?
+        public var shortName: String?
+        public var lastStopName: String?
+    }
+
+    /// A trip's names by its dense key.
+    public func trip(atIndex tripIndex: Int) throws -> TripNames? {
         try trips(atIndexes: [tripIndex])[tripIndex]
     }
 
-    /// The `trip_id`s and headsigns of the trips with these dense keys (those that exist), in one read.
-    public func trips(atIndexes tripIndexes: some Sequence<Int>) throws -> [Int: (id: String, headsign: String?)] {
+    /// The names of the trips with these dense keys (those that exist), in one read.
+    public func trips(atIndexes tripIndexes: some Sequence<Int>) throws -> [Int: TripNames] {
         try read { db in
-            let statement = try db.cachedStatement(sql: "SELECT trip_id, trip_headsign FROM trips WHERE trip_idx = ?")
-            var found: [Int: (id: String, headsign: String?)] = [:]
+            let statement = try db.cachedStatement(
+                sql: "SELECT t.trip_id, t.trip_headsign, t.trip_short_name, \(lastStopNameSQL) FROM trips t WHERE t.trip_idx = ?")
+            var found: [Int: TripNames] = [:]
             for tripIndex in tripIndexes where found[tripIndex] == nil {
-                if let row = try Row.fetchOne(statement, arguments: [tripIndex]) { found[tripIndex] = (row[0], row[1]) }
+                if let row = try Row.fetchOne(statement, arguments: [tripIndex]) {
+                    found[tripIndex] = TripNames(id: row[0], headsign: row[1], shortName: row[2], lastStopName: row[3])
+                }
             }
             return found
         }

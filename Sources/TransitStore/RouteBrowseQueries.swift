@@ -76,13 +76,14 @@ extension RouteDatabase {
         return result
     }
 
-    static func patterns(_ rows: [PatternRow], stops: [Int: StopInfo]) -> [RoutePattern] {
+    static func patterns(_ rows: [PatternRow], stops: [Int: StopInfo], route: RouteInfo) -> [RoutePattern] {
         var seenDirections = Set<Int>()
         return rows.map { row in
             let main = seenDirections.insert(row.direction).inserted
-            let headsign =
-                row.headsigns.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
-                ?? row.stops.last.flatMap { stops[$0]?.name } ?? ""
+            // Named as departures are (`TripDestination`): the most common headsign, else the last stop.
+            let headsign = TripDestination.named(
+                headsign: row.headsigns.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key ?? "",
+                lastStopName: row.stops.last.flatMap { stops[$0]?.name }, route: route)
             // The most common shape of its trips (ties: the smallest id), unless most trips have none.
             let shape = row.shapes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })
             return RoutePattern(
@@ -106,7 +107,9 @@ extension RouteDatabase {
                     if let info = infos[stop] { stops.append(info) }
                 }
             }
-            return RoutePatterns(route: routes[index]!, patterns: Self.patterns(rows, stops: infos), stops: stops)
+            return RoutePatterns(
+                route: routes[index]!, patterns: Self.patterns(rows, stops: infos, route: routes[index]!),
+                stops: stops)
         }
     }
 
@@ -117,7 +120,7 @@ extension RouteDatabase {
         return try read { db in
             let rows = try patternRows(index, db)
             let infos = try stopInfos(rows.flatMap(\.stops), db)
-            let patterns = Self.patterns(rows, stops: infos)
+            let patterns = Self.patterns(rows, stops: infos, route: routes[index]!)
             var shapes: [String: [Coordinate]] = [:]
             var lines: [RouteMap.Line] = []
             for (row, pattern) in zip(rows, patterns) {

@@ -75,6 +75,10 @@ public final class RouteDatabase: Sendable {
     let frequencies: [Int: [Frequency]]
     /// Departures can run this many seconds past their service date's origin (e.g. 27:36:00 → 99,360).
     public let latestDepartureSeconds: Int
+    /// The name of the last stop of trip `t` as an SQL expression (a departure's destination when the feed gives no
+    /// headsign): the stop recorded at import (`trips.last_stop_idx`), or in a file written before it was, the stop
+    /// of the trip's highest stop_sequence.
+    let lastStopNameSQL: String
 
     /// A frequencies.txt period of a trip: a departure every `headway` seconds from `start` to `end`
     /// (seconds from the service day's origin).
@@ -142,6 +146,16 @@ public final class RouteDatabase: Sendable {
                         || (!RouteDatabase.routeOrder($1.value, $0.value) && $0.value.id < $1.value.id)
                 }.enumerated().map { ($0.element.key, $0.offset) })
             frequencies = loaded.frequencies
+            let recorded = try connections.read { db in
+                try db.columns(in: "trips").contains { $0.name == "last_stop_idx" }
+            }
+            lastStopNameSQL =
+                recorded
+                ? "(SELECT ls.stop_name FROM stops ls WHERE ls.stop_idx = t.last_stop_idx)"
+                : """
+                (SELECT ls.stop_name FROM stop_times lt JOIN stops ls ON ls.stop_idx = lt.stop_idx
+                 WHERE lt.trip_idx = t.trip_idx ORDER BY lt.stop_sequence DESC LIMIT 1)
+                """
         } catch let error as LookupError {
             throw error
         } catch let error as DatabaseError {

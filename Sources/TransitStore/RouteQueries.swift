@@ -280,9 +280,12 @@ extension RouteDatabase {
                     (a.key.count, a.value.trips, -a.value.firstTrip) > (b.key.count, b.value.trips, -b.value.firstTrip)
                 }
                 let main = ranked[0]
+                // Named as departures are (`TripDestination`): the most common headsign, else the last stop.
                 func headsign(_ counts: [String: Int], stops: [Int]) throws -> String {
-                    if let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) { return best.key }
-                    return try stops.last.map { try stop($0).name } ?? ""
+                    let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key ?? ""
+                    return TripDestination.named(
+                        headsign: best, lastStopName: try best.isEmpty ? stops.last.map { try stop($0).name } : nil,
+                        route: route)
                 }
                 let mainStops = main.key
                 let mainSet = Set(mainStops)

@@ -24,6 +24,16 @@ public enum Schema {
             try db.execute(sql: FeedTable.create)
             try db.execute(sql: Interchanges.table)
         }
+        // Where each trip ends, for its destination when the feed gives no headsign (`TripDestination`). Filled at
+        // the end of an import (`fillLastStops`); readers of older files find it from the stop times instead.
+        migrator.registerMigration("v2 trip last stop") { db in
+            try db.execute(sql: "ALTER TABLE trips ADD COLUMN last_stop_idx INTEGER")
+            try fillLastStops(db)
+        }
+        // translations.txt (`FeedTranslations`); readers of older files show the feed's own names.
+        migrator.registerMigration("v2 translations") { db in
+            try db.execute(sql: FeedTranslations.table)
+        }
         return migrator
     }
 
@@ -92,6 +102,15 @@ public enum Schema {
             source_point_count INTEGER NOT NULL, -- points in shapes.txt
             points BLOB NOT NULL);
         """
+
+    /// Sets `trips.last_stop_idx` to the stop of each trip's highest stop_sequence: one primary-key seek per trip.
+    static func fillLastStops(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE trips SET last_stop_idx = (SELECT st.stop_idx FROM stop_times st WHERE st.trip_idx = trips.trip_idx
+                ORDER BY st.stop_sequence DESC LIMIT 1)
+                """)
+    }
 
     /// Built after the rows are in: one sorted pass each is far cheaper than maintaining them row by row.
     static let indexesV1 = """

@@ -3,7 +3,8 @@ import GRDB
 /// Builds, while stop times stream past, the two per-stop summaries the stop view reads instead of scanning
 /// every stop time of a busy stop on each lookup:
 ///
-/// - `stop_routes`: which routes and directions board at each stop, with the headsigns served from there;
+/// - `stop_routes`: which routes and directions board at each stop, with the headsigns served from there (a trip
+///   without one by its last stop's name);
 /// - `stop_service_spans`: per stop, route, direction and service, the first and last departure — the day's
 ///   "first and last service" is then the min/max over the services running that day.
 ///
@@ -83,7 +84,9 @@ struct StopServiceSummary {
         for i in current.indices where current[i].sequence > current[terminal].sequence { terminal = i }
         for (i, row) in current.enumerated() where i != terminal && row.pickupAllowed {
             let routeKey = RouteKey(stop: row.stop, route: info.route, direction: info.direction)
-            let headsign = row.headsign >= 0 ? row.headsign : info.headsign
+            // Without a headsign the trip is named by where it ends (`TripDestination`): that stop, encoded below -1.
+            let headsign =
+                row.headsign >= 0 ? row.headsign : info.headsign >= 0 ? info.headsign : -2 - current[terminal].stop
             headsignsAtStops[routeKey, default: []].insert(headsign)
             guard !info.frequencyBased, row.departure >= 0 else { continue }
             let key = SpanKey(stop: row.stop, service: info.service, route: info.route, direction: info.direction)
@@ -123,9 +126,20 @@ struct StopServiceSummary {
 
     func write(to db: Database) throws {
         let routes = try BulkInsert(db, "INSERT INTO stop_routes VALUES (?, ?, ?, ?)")
+        let stopName = try db.makeStatement(sql: "SELECT stop_name FROM stops WHERE stop_idx = ?")
+        var lastStopNames: [Int32: String] = [:]
+        func name(_ headsign: Int32) throws -> String? {
+            if headsign >= 0 { return headsignNames[Int(headsign)] }
+            guard headsign <= -2 else { return nil }
+            let stop = -2 - headsign
+            if let known = lastStopNames[stop] { return known }
+            let found = try String.fetchOne(stopName, arguments: [Int(stop)]) ?? ""
+            lastStopNames[stop] = found
+            return found
+        }
         for (key, headsigns) in headsignsAtStops {
             routes.bind(1, Int(key.stop)); routes.bind(2, Int(key.route)); routes.bind(3, Int(key.direction))
-            let names = headsigns.filter { $0 >= 0 }.map { headsignNames[Int($0)] }.sorted()
+            let names = Set(try headsigns.compactMap(name).filter { !$0.isEmpty }).sorted()
             routes.bind(4, names.joined(separator: StopServiceSummary.headsignSeparator))
             try routes.insert()
         }

@@ -71,10 +71,13 @@ extension RouteDatabase {
         var tripID: String
         var route: Int
         var direction: Int?
+        /// As the feed gives it at this stop (stop_headsign, else trip_headsign; may be empty).
         var headsign: String
         var wheelchair: Int
         var stop: Int
         var approximate: Bool
+        var lastStopName: String?
+        var tripShortName: String?
 
         var time: Date { origin.addingTimeInterval(TimeInterval(seconds)) }
 
@@ -84,13 +87,20 @@ extension RouteDatabase {
                 ?? RouteInfo(
                     id: "?", shortName: nil, longName: nil, mode: .other, color: nil, textColor: nil, agency: "")
             return Departure(
-                route: route, headsign: headsign.isEmpty ? (route.longName ?? route.label) : headsign,
-                directionID: direction,
+                route: route, headsign: headsign, directionID: direction,
                 time: time, minutesFromNow: Int((time.timeIntervalSince(at) / 60).rounded(.down)), tripID: tripID,
                 serviceDate: serviceDate.description, scheduledTime: GTFSTime(seconds: seconds).description,
                 wheelchairAccessible: WheelchairAccess(gtfs: wheelchair), stopID: platforms[stop]?.id ?? "",
-                platformCode: platforms[stop]?.platformCode, approximate: approximate)
+                platformCode: platforms[stop]?.platformCode, approximate: approximate,
+                destination: TripDestination.named(headsign: headsign, lastStopName: lastStopName, route: route),
+                tripShortName: tripShortName.flatMap { $0.isEmpty ? nil : $0 })
         }
+    }
+
+    /// The columns of a departure's headsign (GTFS: a stop time's stop_headsign overrides the trip's), its trip's
+    /// short name and last stop's name, for a query joining `stop_times st` and `trips t`.
+    var destinationColumns: String {
+        "COALESCE(NULLIF(st.stop_headsign, ''), t.trip_headsign, ''), t.trip_short_name, \(lastStopNameSQL)"
     }
 
     /// A stop time of a frequency-based template trip at one of the view's platforms, with its offset from the
@@ -150,7 +160,7 @@ extension RouteDatabase {
             }.sorted { ($0.seconds, $0.tripID) < ($1.seconds, $1.tripID) }.prefix(limit).map { $0 }
         }
         let sql = """
-            SELECT st.departure_time, st.stop_idx, COALESCE(st.stop_headsign, t.trip_headsign, ''), t.trip_id, t.route_idx, t.direction_id,
+            SELECT st.departure_time, st.stop_idx, \(destinationColumns), t.trip_id, t.route_idx, t.direction_id,
                    t.wheelchair_accessible, t.trip_idx
             FROM stop_times st JOIN trips t ON t.trip_idx = st.trip_idx
             WHERE st.stop_idx IN (\(Self.placeholders(stops.count))) AND st.departure_time BETWEEN ? AND ?
@@ -161,12 +171,12 @@ extension RouteDatabase {
         var found: [RawDeparture] = []
         let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try rows.next() {
-            if frequencies[row[7]] != nil { continue }  // templates: expanded from frequencies.txt instead
+            if frequencies[row[9]] != nil { continue }  // templates: expanded from frequencies.txt instead
             found.append(
                 RawDeparture(
-                    seconds: row[0], serviceDate: date, origin: origin, tripID: row[3], route: row[4],
-                    direction: row[5],
-                    headsign: row[2], wheelchair: row[6], stop: row[1], approximate: false))
+                    seconds: row[0], serviceDate: date, origin: origin, tripID: row[5], route: row[6],
+                    direction: row[7], headsign: row[2], wheelchair: row[8], stop: row[1], approximate: false,
+                    lastStopName: row[4], tripShortName: row[3]))
             if let limit, found.count >= limit { break }
         }
         return found
@@ -176,7 +186,7 @@ extension RouteDatabase {
         guard !frequencies.isEmpty else { return [] }
         let sql = """
             SELECT st.departure_time - (SELECT f0.departure_time FROM stop_times f0 WHERE f0.trip_idx = st.trip_idx ORDER BY f0.stop_sequence LIMIT 1),
-                   st.stop_idx, COALESCE(st.stop_headsign, t.trip_headsign, ''), t.trip_id, t.route_idx, t.direction_id, t.wheelchair_accessible,
+                   st.stop_idx, \(destinationColumns), t.trip_id, t.route_idx, t.direction_id, t.wheelchair_accessible,
                    t.trip_idx, t.service_idx
             FROM stop_times st JOIN trips t ON t.trip_idx = st.trip_idx
             WHERE st.stop_idx IN (\(Self.placeholders(stops.count))) AND st.trip_idx IN (SELECT trip_idx FROM frequencies)
@@ -184,11 +194,11 @@ extension RouteDatabase {
             """
         return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(stops)).map { row in
             FrequencyStopTime(
-                trip: row[7], service: row[8], offset: row[0],
+                trip: row[9], service: row[10], offset: row[0],
                 template: RawDeparture(
-                    seconds: 0, serviceDate: ServiceDate(dayNumber: 0), origin: Date(), tripID: row[3], route: row[4],
-                    direction: row[5],
-                    headsign: row[2], wheelchair: row[6], stop: row[1], approximate: false))
+                    seconds: 0, serviceDate: ServiceDate(dayNumber: 0), origin: Date(), tripID: row[5], route: row[6],
+                    direction: row[7], headsign: row[2], wheelchair: row[8], stop: row[1], approximate: false,
+                    lastStopName: row[4], tripShortName: row[3]))
         }
     }
 
@@ -261,8 +271,14 @@ extension RouteDatabase {
         }
         return byRoute.compactMap { index, directions -> RouteHere? in
             guard let route = routes[index] else { return nil }
+            // Stored as the feed gives them (or the last stop's name): shown as destinations, without the route's
+            // own short name in front.
             let list = directions.keys.sorted().map {
-                RouteAtStop.Direction(directionID: $0 < 0 ? nil : $0, headsigns: directions[$0]!.sorted())
+                RouteAtStop.Direction(
+                    directionID: $0 < 0 ? nil : $0,
+                    headsigns: Set(
+                        directions[$0]!.map { TripDestination.named(headsign: $0, lastStopName: nil, route: route) }
+                    ).sorted())
             }
             return RouteHere(routeIndex: index, route: route, directions: list)
         }.sorted { rank($0.routeIndex) < rank($1.routeIndex) }

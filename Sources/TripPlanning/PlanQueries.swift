@@ -110,9 +110,10 @@ extension RouteDatabase {
                     departure: network.instant(scheduled.departure),
                     arrival: network.instant(scheduled.arrival),
                     minutes: Self.minutes(from: ride.boardTime, to: ride.alightTime), route: route,
-                    headsign: trip?.headsign ?? route?.longName, tripID: trip?.id,
+                    headsign: trip?.headsign, tripID: trip?.id,
                     serviceDate: ServiceDate(dayNumber: Int(instance.day)).description,
-                    stops: ride.stopCount, realtime: overlay?.rideRealtime(ride))
+                    stops: ride.stopCount, realtime: overlay?.rideRealtime(ride), lastStopName: trip?.lastStopName,
+                    tripShortName: trip?.shortName)
             }
         }
         return JourneyOption(
@@ -132,7 +133,7 @@ extension RouteDatabase {
 /// The stops and trips some journeys name, read from the database at once (by their dense keys).
 private struct PlanNames {
     let stops: [Int: StopInfo]
-    let trips: [Int: (id: String, headsign: String?)]
+    let trips: [Int: RouteDatabase.TripNames]
 
     init(_ journeys: some Collection<Journey>, network: PlanningNetwork, database: RouteDatabase) throws {
         var stopIndexes = Set<Int>(), tripIndexes = Set<Int>()

@@ -77,7 +77,9 @@ import Testing
         let feed = TestSupport.feed(replacing: ["trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,WK,T2\n"])
         let (summary, db) = try importFeed(feed)
         #expect(summary.count("stop_routes") == 2)  // S1 and S2 board route R1; S3 only ends trips
-        #expect(try db.read { try String.fetchAll($0, sql: "SELECT headsigns FROM stop_routes") } == ["", ""])
+        // Named by where they end (`TripDestination`): the last stop, S3.
+        #expect(
+            try db.read { try String.fetchAll($0, sql: "SELECT headsigns FROM stop_routes") } == ["Tercera", "Tercera"])
     }
 
     @Test func calendarDatesWithoutCalendar() throws {
