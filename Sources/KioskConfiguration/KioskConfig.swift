@@ -14,10 +14,17 @@ public struct KioskConfig: Sendable, Equatable {
     public var databasePath: String?
     /// The stop the idle screen shows departures for (a stop ID or code); nil: none.
     public var homeStop: String?
-    /// The language every surface starts in: `language`, else `locale`'s, else (once a command has opened the
-    /// route database) the feed's, decided by `PassengerLocale.decide` and set by `decidePassengerLocale`.
-    public var language: Language = .es
-    /// `language` as the config file gives it; nil: the feed decides.
+    /// The language every surface starts in: the passenger locale's. Setting it configures it (the config file's
+    /// `language`, `--lang`), which wins over the feed's when the locale is decided (`decidePassengerLocale`).
+    public var language: Language {
+        get { passengerLocale.language }
+        set {
+            configuredLanguage = newValue
+            passengerLocale.language = newValue
+            passengerLocale.languageSource = "config language"
+        }
+    }
+    /// `language` as configured; nil: the feed decides.
     public var configuredLanguage: Language?
     /// `locale = "en_US"`: the country whose clock, date and distance conventions passengers read.
     public var locale: PassengerLocale.Setting?
@@ -71,7 +78,6 @@ public struct KioskConfig: Sendable, Equatable {
     public mutating func decidePassengerLocale(commandLine: Language? = nil, feed: PassengerLocale.FeedFacts?) {
         passengerLocale = PassengerLocale.decide(
             commandLine: commandLine, configLanguage: configuredLanguage, configLocale: locale, feed: feed)
-        language = passengerLocale.language
     }
 
     /// The payload parser this configuration describes, for a database whose feed ID is `databaseFeedID`.

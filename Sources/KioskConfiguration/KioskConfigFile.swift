@@ -113,7 +113,6 @@ public enum KioskConfigFile {
                 throw reader.error("language", "must be \"es\" or \"en\", not \"\(clean(v))\"")
             }
             config.language = language
-            config.configuredLanguage = language
         }
         if let v = try reader.string(root, "locale") {
             guard let setting = PassengerLocale.Setting(v) else {

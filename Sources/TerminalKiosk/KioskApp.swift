@@ -60,6 +60,9 @@ public final class KioskApp {
     public let health: KioskHealth
 
     public init(options: KioskRunOptions, health: KioskHealth = KioskHealth()) {
+        var options = options
+        // The language the kiosk starts in, and its clock and units, decided once: config, then the feed.
+        options.config = KioskLocale.deciding(options.config, databasePath: options.databasePath)
         self.options = options
         self.health = health
         let now = Date().addingTimeInterval(options.clockOffset)
@@ -123,6 +126,7 @@ public final class KioskApp {
             if !options.plainText { terminal.restore() }
         }
 
+        logger.notice("\(KioskLocale.logLine(options.config))")
         openDatabase(initial: true)
         startInput()
         startScanning()

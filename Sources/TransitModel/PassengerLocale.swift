@@ -76,7 +76,8 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
 
         /// Nil for anything else: a language other than es and en, a country that is not two letters.
         public init?(_ text: String) {
-            let parts = text.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
+            let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "_" || $0 == "-" })
+                .map(String.init)
             guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isLetter) })
             else { return nil }
             identifier = text

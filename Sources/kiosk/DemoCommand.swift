@@ -50,8 +50,8 @@ struct DemoCommand: ParsableCommand {
         help: ArgumentHelp("Start the demo clock at this local date-time, e.g. 2026-11-25T08:00.", valueName: "time"))
     var at: String?
 
-    @Option(help: "Language the kiosk starts in: es or en.")
-    var lang: Language = .es
+    @Option(help: "Language the kiosk starts in: es or en (default: the feed's, Spanish for the sample).")
+    var lang: Language?
 
     @Option(help: "Screen theme: default or high-contrast (every text colour pair at least 7:1).")
     var theme: DisplaySettings.Theme = .default
@@ -156,7 +156,7 @@ struct DemoCommand: ParsableCommand {
         }
 
         var config = KioskConfig()
-        config.language = lang
+        if let lang { config.language = lang }
         config.idleTimeoutSeconds = idleTimeout
         config.homeStop = demoSession.homeStop
         config.databasePath = databasePath

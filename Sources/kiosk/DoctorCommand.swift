@@ -81,6 +81,7 @@ struct DoctorCommand: ParsableCommand {
             }
         }
         checks += KioskDoctor.checkDatabase(path: databasePath, config: kioskConfig, now: Date())
+        checks += KioskDoctor.checkLocale(kioskConfig, databasePath: databasePath)
         if noCamera {
             checks.append(DoctorCheck(area: "camera", status: .warning, detail: "not checked (--no-camera)"))
         } else {

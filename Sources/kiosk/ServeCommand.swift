@@ -149,6 +149,10 @@ enum ServeRunner {
             // matched from the next restart; the timetable itself switches at once).
             var live: LiveFeedPolling?
             if config.realtime.hasFeeds, config.realtime.mode != .offline { live = LiveFeedPolling() }
+            // The passengers' language and conventions, decided once: config, then the feed in service at start.
+            var config = config
+            config.decidePassengerLocale(feed: databases.current().feedLocaleFacts())
+            logger.info("passenger locale: \(config.passengerLocale)")
             let webService = try WebService(
                 config: config, databases: databases, logger: logger, now: clock, live: live,
                 instanceName: instanceName)
