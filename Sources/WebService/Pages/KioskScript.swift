@@ -20,6 +20,13 @@
 /// refresh, a reload nor the language switch says a message again; a new or changed message is said. A takeover
 /// being said stops when its messages leave the board. The board is also reloaded when the page becomes visible
 /// again (a screen woken from sleep). `board.dataset.loads` counts the boards shown (tests wait on it).
+///
+/// The board is a fixed display: the rows that fit the screen are a page, the pages turn every 8 s with a page
+/// indicator (`board.dataset.page`/`pages`), the alerts line shows one alert at a time (each cut at a word to two
+/// lines), a long severe message gets smaller type down to 18 px rather than pushing the departures off, and the
+/// clock ticks on from the server's time. "Plan a trip" opens the on-screen planner: letters typed on its own keys
+/// ask `/kiosk/stops` for matching stops, a stop chosen asks `/kiosk/plan` for the journeys, shown one option at a
+/// time; the idle time, a scan or Close ends it.
 enum KioskScript {
     static let javascript = #"""
         "use strict";
@@ -418,6 +425,8 @@ enum KioskScript {
             try { state = JSON.parse(message.data); } catch (e) { return; }
             if (state.message) { notice(state.message[lang] || ""); }
           });
+          // Leaving the page gives the server its event stream back at once (it holds a few per address).
+          window.addEventListener("pagehide", function () { events.close(); });
           events.onopen = function () { if (!online) { load(); } };
           events.onerror = function () { unavailable("event stream"); };
 

@@ -211,7 +211,7 @@ enum PageTemplates {
 
     /// Stops matching what was typed on the kiosk's on-screen keyboard: buttons the planner's script chooses from.
     static let kioskStops = """
-        {{#has_stops}}<ul class="matches">{{#stops}}<li><button type="button" class="match" data-stop="{{id}}"><bdi>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</button></li>{{/stops}}</ul>{{/has_stops}}
+        {{#has_stops}}<ul class="matches">{{#stops}}<li><button type="button" class="match" dir="auto" data-stop="{{id}}">{{label}}</button></li>{{/stops}}</ul>{{/has_stops}}
         {{^has_stops}}{{#typed}}<p class="no-match">{{noMatches}}</p>{{/typed}}{{/has_stops}}
 
         """

@@ -116,8 +116,7 @@ enum Stylesheet {
         body.kiosk .planner-entry input{flex:1 1 auto;font:inherit;min-height:48px;background:#fff;color:#000;border:3px solid #fff}
         body.kiosk .planner-matches{flex:1 1 auto;min-height:0;overflow:hidden}
         body.kiosk .matches{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(15em,1fr));gap:.3em}
-        body.kiosk .planner .match{width:100%;justify-content:flex-start;align-items:baseline;gap:.4em;text-align:left}
-        body.kiosk .match .code{font-size:1em}
+        body.kiosk .planner .match{width:100%;justify-content:flex-start;text-align:left}
         body.kiosk .no-match{margin:.2em 0}
         body.kiosk .keys{flex:none;display:grid;grid-template-columns:repeat(14,minmax(0,1fr));gap:.25em}
         body.kiosk .planner .key{min-width:0;padding:0}

@@ -298,8 +298,8 @@ struct KioskRoutes {
     struct StopChoices {
         struct Stop {
             var id: String
-            var name: String
-            var code: String?
+            /// The name and code ("Cumandá · 2004"), one text, so the button's label is one line.
+            var label: String
         }
         var stops: [Stop]
         var has_stops: Bool
@@ -326,8 +326,9 @@ struct KioskRoutes {
         let choices = StopChoices(
             stops: found.filter { $0.stop.id != from }.prefix(8).map {
                 StopChoices.Stop(
-                    id: $0.stop.id, name: FeedText.shown($0.stop.name, limit: 60),
-                    code: $0.stop.code.map { FeedText.shown($0, limit: 20) })
+                    id: $0.stop.id,
+                    label: FeedText.shown($0.stop.name, limit: 60)
+                        + ($0.stop.code.map { " · " + FeedText.shown($0, limit: 20) } ?? ""))
             },
             has_stops: false, typed: !text.isEmpty, noMatches: BoardMessage.noStopMatches.text(lang))
         var model = choices
