@@ -50,7 +50,8 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Spanish with no country: 24-hour clock, ISO dates, metres (what the product did before it read the feed).
-    public static let standard = PassengerLocale(language: .es, region: nil, languageSource: "default")
+    public static let standard = PassengerLocale(
+        language: .es, region: nil, languageSource: "default", regionSource: "default")
 
     /// The same conventions in another language (a web reader who asked for it, F2 on the kiosk).
     public func speaking(_ other: Language) -> PassengerLocale {
