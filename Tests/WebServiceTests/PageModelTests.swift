@@ -40,6 +40,8 @@ import TransitStore
         Self.expectSameAsMirror(page.routes[0])
         Self.expectSameAsMirror(page.routes[0].diagrams[0])
         Self.expectSameAsMirror(page.departures[0])
+        Self.expectSameAsMirror(try #require(page.groups.first))
+        Self.expectSameAsMirror(page.groups[0].times[0])
         Self.expectSameAsMirror(page.spans[0])
         Self.expectSameAsMirror(page.nearby[0])
         Self.expectSameAsMirror(PageRoutes.StopPage.Alert(header: "Obras", description: nil))

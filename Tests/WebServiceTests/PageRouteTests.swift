@@ -35,7 +35,7 @@ import WebService
                 #expect(page.contains("<html lang=\"es\">"))
                 #expect(page.contains("El Ejido"))
                 #expect(page.contains("Salidas en los próximos 60 min"))
-                #expect(page.contains("en 3 min"))  // 08:03:30, from 08:00
+                #expect(page.contains("<strong>3 min</strong> <span class=\"clock\">08:03</span>"))  // 08:03:30, from 08:00
                 #expect(page.contains("action=\"/plan\""))
                 #expect(page.contains("Paradas cercanas"))
                 #expect(!page.contains("<script"))

@@ -390,8 +390,8 @@ enum JourneyPlanning {
         from: String, to: String, at: Date, maxTransfers: Int, database: RouteDatabase, config: KioskConfig,
         options: PlanOptions = PlanOptions(), live: LiveData? = nil, now: Date = Date()
     ) throws -> JourneyPlan {
-        let origin = try database.resolveEndpoint(from)
-        let destination = try database.resolveEndpoint(to)
+        let origin = try database.resolveJourneyEnd(from)
+        let destination = try database.resolveJourneyEnd(to)
         guard live != nil || options != PlanOptions() else {
             return try database.plan(
                 from: origin, to: destination, at: at, maxTransfers: maxTransfers,

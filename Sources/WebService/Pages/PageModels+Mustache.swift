@@ -40,6 +40,12 @@ extension PageRoutes.StopPage: MustacheParent {
         case "listenLabel": listenLabel
         case "departuresHeading": departuresHeading
         case "departures": departures
+        case "groups": groups
+        case "timetableHref": timetableHref
+        case "timetableLabel": timetableLabel
+        case "weekTimetableHref": weekTimetableHref
+        case "weekTimetableLabel": weekTimetableLabel
+        case "has_groups": has_groups
         case "liveNotice": liveNotice
         case "serviceNotice": serviceNotice
         case "serviceNoticeDetail": serviceNoticeDetail
@@ -78,6 +84,9 @@ extension PageRoutes.StopPage.Route: MustacheParent {
         case "mode": mode
         case "towards": towards
         case "diagrams": diagrams
+        case "timetableHref": timetableHref
+        case "timetableWord": timetableWord
+        case "timetableLabel": timetableLabel
         default: nil
         }
     }
@@ -144,6 +153,33 @@ extension PageRoutes.StopPage.Alert: MustacheParent {
         switch name {
         case "header": header
         case "description": description
+        default: nil
+        }
+    }
+}
+
+extension PageRoutes.StopPage.Group: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "colourClass": colourClass
+        case "label": label
+        case "href": href
+        case "linkLabel": linkLabel
+        case "destination": destination
+        case "extra": extra
+        case "live": live
+        case "times": times
+        default: nil
+        }
+    }
+}
+
+extension PageRoutes.StopPage.Time: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "due": due
+        case "clock": clock
+        case "canceled": canceled
         default: nil
         }
     }

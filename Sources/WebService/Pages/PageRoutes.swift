@@ -98,8 +98,13 @@ struct PageRoutes {
             var href: String?
             var linkLabel: String
             var mode: String
-            var towards: String
+            var towards: String?
             var diagrams: [Picture]
+            /// The route's printed timetable (`/r/{route}/timetable`); nil on the `/kiosk` board.
+            var timetableHref: String? = nil
+            /// "timetable", and "timetable L1" for a screen reader.
+            var timetableWord = ""
+            var timetableLabel = ""
         }
         /// An embedded SVG (`/api/v1/…`) and its text equivalent.
         struct Picture {
@@ -118,6 +123,26 @@ struct PageRoutes {
             var due: String
             /// "● live +4 min (scheduled 08:03)", "○ timetable", "✕ cancelled": words and symbols, not colour.
             var live: String?
+            var canceled: Bool
+        }
+        /// One row of the phone page's departures: a route to one destination and its next few times.
+        struct Group {
+            var colourClass: String
+            var label: String
+            var href: String?
+            var linkLabel: String
+            var destination: String
+            /// Operator, platform, approximate, step-free: what the row's departures share, as on the board.
+            var extra: String?
+            /// The first departure's live mark in words ("● live +4 min (scheduled 08:03)").
+            var live: String?
+            var times: [Time]
+        }
+        struct Time {
+            /// "3 min", "now".
+            var due: String
+            /// "08:03", marked "●" when live and "✕" when cancelled.
+            var clock: String
             var canceled: Bool
         }
         struct Span {
@@ -153,6 +178,13 @@ struct PageRoutes {
         var listenLabel: String
         var departuresHeading: String
         var departures: [Departure]
+        /// The departures grouped by route and destination (`DepartureGroup`), for the phone page.
+        var groups: [Group] = []
+        /// The stop's printed timetable for today and for the week.
+        var timetableHref = ""
+        var timetableLabel = ""
+        var weekTimetableHref = ""
+        var weekTimetableLabel = ""
         /// "Live information unavailable since 14:05. Showing the timetable." when live data is not in force.
         var liveNotice: String?
         /// "Timetable out of date (valid … to …)" and what to do, in place of the departures, when the feed's
@@ -182,6 +214,7 @@ struct PageRoutes {
         var has_routes = false
         var has_diagrams = false
         var has_departures = false
+        var has_groups = false
         var has_alerts = false
         var has_spans = false
         var has_nearby = false
@@ -191,6 +224,7 @@ struct PageRoutes {
             page.has_routes = !routes.isEmpty
             page.has_diagrams = routes.contains { !$0.diagrams.isEmpty }
             page.has_departures = !departures.isEmpty
+            page.has_groups = !groups.isEmpty
             page.has_alerts = !alerts.isEmpty
             page.has_spans = !spans.isEmpty
             page.has_nearby = !nearby.isEmpty
@@ -393,13 +427,15 @@ struct PageRoutes {
             code: view.stop.code.map { FeedText.shown($0, limit: 40) }, stopID: view.stop.id,
             facts: facts.isEmpty ? nil : facts.joined(separator: " · "),
             routesHeading: Message.routes.text(lang),
-            routes: view.routes.map { entry in
+            routes: routesOncePerName(view.routes).map { entry in
                 StopPage.Route(
                     colourClass: RouteColours.className(entry.route),
                     label: FeedText.shown(entry.route.label, limit: 40),
                     href: routeLink(entry.route).href, linkLabel: routeLink(entry.route).label,
                     mode: entry.route.mode.name(lang),
-                    towards: FeedText.shown(entry.directions.flatMap(\.headsigns).joined(separator: " / "), limit: 240),
+                    towards: entry.directions.flatMap(\.headsigns).isEmpty
+                        ? nil
+                        : FeedText.shown(entry.directions.flatMap(\.headsigns).joined(separator: " / "), limit: 240),
                     diagrams: entry.directions.map { direction in
                         StopPage.Picture(
                             href: StopLinks.diagram(
@@ -407,7 +443,12 @@ struct PageRoutes {
                             alt: Message.routeDiagramTitle(
                                 route: entry.route.label, headsign: direction.headsigns.joined(separator: " / ")
                             ).text(lang))
-                    })
+                    },
+                    timetableHref: linksRoutes
+                        ? "/r/\(PercentEncoding.encode(entry.route.id))/timetable?lang=\(lang.rawValue)" : nil,
+                    timetableWord: PhoneMessage.routeTimetable.text(lang),
+                    timetableLabel: PhoneMessage.routeTimetable.text(lang)
+                        + " " + FeedText.shown(entry.route.label, limit: 40))
             },
             diagramsHeading: Message.webLineDiagrams.text(lang),
             map: hasCoordinates
@@ -470,214 +511,64 @@ struct PageRoutes {
             noNearby: Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang),
             updated:
                 "\(LocalTime.iso8601(view.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(view.timeZone)"
-        ).finished()
+        )
+        .withGroups(view, language: lang, zone: zone, severalOperators: severalOperators, routeLink: routeLink)
+        .finished()
     }
 
-    // MARK: - Plan
-
-    struct PlanPage {
-        struct Leg {
-            var colourClass: String?
-            var label: String?
-            /// The ride's route page, from its boarding stop.
-            var href: String?
-            var linkLabel: String?
-            var text: String
+    /// A stop's routes once per name and destinations: a feed that gives every train its own route (Renfe: 29
+    /// "AVE" routes through one station) lists one row, whose links go to the first of them.
+    static func routesOncePerName(_ routes: [RouteAtStop]) -> [RouteAtStop] {
+        var seen = Set<[String]>()
+        return routes.filter { entry in
+            let towards = entry.directions.flatMap(\.headsigns)
+            return seen.insert([entry.route.feedID ?? "", entry.route.label, "\(entry.route.mode)"] + towards)
+                .inserted
         }
-        struct Option {
-            var summary: String
-            var map: StopPage.Picture
-            /// The map's numbered points, in order (the picture is asked for without its legend).
-            var points: [String]
-            var has_points: Bool
-            var legs: [Leg]
-        }
-        struct Result {
-            var title: String
-            var leaving: String
-            var options: [Option]
-            var none: String?
-            /// Live data, step-free: what the plan is based on, in words (issue 23).
-            var notes: [String] = []
-            /// A step-free plan without options: the ordinary ones, apart.
-            var ordinaryHeading: String? = nil
-            var ordinary: [Option] = []
-        }
-        var page: PageRenderer.Frame
-        var heading: String
-        var fromLabel: String
-        var toLabel: String
-        var whenLabel: String
-        var planLabel: String
-        var from: String
-        var to: String
-        var at: String
-        var problem: String?
-        var result: Result?
-        /// The leave-at / arrive-by choice and the step-free box (issue 23).
-        var leaveLabel = ""
-        var arriveLabel = ""
-        var wheelchairLabel = ""
-        var arriving = false
-        var wheelchair = false
     }
+}
 
-    func planPage(_ request: Request) throws -> Response {
-        let query = try QueryParameters(request)
-        let lang = language(request)
-        let database = service.databases.current()
-        let from = (query["from"] ?? "").trimmingCharacters(in: .whitespaces)
-        let to = (query["to"] ?? "").trimmingCharacters(in: .whitespaces)
-        var problem: String?
-        var result: PlanPage.Result?
-        var status: HTTPResponse.Status = .ok
-        if !from.isEmpty && !to.isEmpty {
-            do {
-                let at = try query.instant(in: database.timeZone, now: service.now())
-                var (options, earliest) = try query.planOptions(in: database.timeZone, at: at, now: service.now())
-                if query["when"] == "arrive", options.arriveBy == nil {
-                    // The form's one time field, read as the moment to arrive by.
-                    options.arriveBy = at.date
-                    earliest = max(at.date.addingTimeInterval(-PlanOptions.arriveByWindow), service.now())
-                }
-                let plan = try JourneyPlanning.plan(
-                    from: from, to: to, at: earliest, maxTransfers: service.config.maxTransfers, database: database,
-                    config: service.config, options: options, live: service.live?.live, now: service.now())
-                result = Self.planModel(plan, language: lang) { plan, option in
-                    // The journey map's numbered points, under the picture as text that a phone shows at a
-                    // readable size; a map that cannot be made only loses its caption.
-                    guard let map = try? database.journeyMap(plan, option: option) else { return [] }
-                    return JourneyMapSVG.points(map, language: lang).map { FeedText.shown($0.text, limit: 240) }
-                }
-            } catch let error as LookupError {
-                problem = Self.plainMessage(error, language: lang)
-                status = Problem.from(error).status
-            } catch let error as Problem {
-                problem = error.detail
-                status = error.status
+extension PageRoutes.StopPage {
+    /// The phone page's rows: the view's departures grouped by route and destination, three times a row, with
+    /// the links to the stop's printed timetable.
+    func withGroups(
+        _ view: StopView, language lang: Language, zone: TimeZone, severalOperators: Bool,
+        routeLink: (RouteInfo) -> (href: String?, label: String)
+    ) -> PageRoutes.StopPage {
+        var page = self
+        let shown = view.departures.filter { $0.realtime?.state != .skipped }
+        page.groups = DepartureGroup.grouping(shown, timesPerGroup: 3).map { group in
+            let first = group.departures[0]
+            var extra: [String] = []
+            if severalOperators { extra.append(FeedText.shown(first.route.agency, limit: 60)) }
+            let platforms = Set(group.departures.compactMap(\.platformCode))
+            if view.platforms.count > 1, !platforms.isEmpty {
+                extra.append(Message.platform(platforms.sorted().joined(separator: ", ")).text(lang))
             }
+            if group.departures.contains(where: \.approximate) { extra.append(Message.approximate.text(lang)) }
+            if group.departures.allSatisfy({ $0.wheelchairAccessible == .accessible }) { extra.append("♿") }
+            return Group(
+                colourClass: RouteColours.className(group.route),
+                label: FeedText.shown(group.route.label, limit: 40),
+                href: routeLink(group.route).href, linkLabel: routeLink(group.route).label,
+                destination: FeedText.shown(group.destination),
+                extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
+                live: LiveText.mark(first, language: lang, zone: zone),
+                times: group.departures.map { departure in
+                    let state = departure.realtime?.state
+                    let mark = state == .canceled ? "✕ " : (state == .updated || state == .added) ? "● " : ""
+                    return Time(
+                        due: departure.minutesFromNow <= 0
+                            ? Message.now.text(lang) : DurationText.minutes(departure.minutesFromNow),
+                        clock: mark + LocalTime.clock(departure.expectedTime, in: zone),
+                        canceled: state == .canceled)
+                })
         }
-        let fromName = (try? database.resolveStop(.idOrCode(from)))?.stop.name ?? from
-        let model = PlanPage(
-            page: PageRenderer.Frame(
-                language: lang, title: Message.webPlanTitle.text(lang), path: "/plan",
-                query: [
-                    ("from", from), ("to", to), ("at", query["at"] ?? ""), ("when", query["when"] ?? ""),
-                    ("arrive_by", query["arrive_by"] ?? ""), ("wheelchair", query["wheelchair"] ?? ""),
-                ].filter { !$0.1.isEmpty },
-                feedTag: feedTag(database)),
-            heading: Message.webPlanTitle.text(lang), fromLabel: Message.webFrom.text(lang),
-            toLabel: Message.webTo.text(lang), whenLabel: Message.webWhen.text(lang),
-            planLabel: Message.webFindWay.text(lang), from: fromName, to: to, at: query["at"] ?? "",
-            problem: problem, result: result, leaveLabel: PlanChoiceText.leave.text(lang),
-            arriveLabel: PlanChoiceText.arrive.text(lang), wheelchairLabel: PlanChoiceText.wheelchair.text(lang),
-            arriving: query["when"] == "arrive" || query["arrive_by"] != nil,
-            wheelchair: ["true", "1", "on", "yes"].contains(query["wheelchair"]?.lowercased() ?? ""))
-        return Responses.html(
-            service.pages.render(model, "plan"), cacheSeconds: status == .ok ? service.config.server.cacheSeconds : nil,
-            status: status)
-    }
-
-    static func plainMessage(_ error: LookupError, language: Language) -> String {
-        switch error {
-        case .noSuchStop(let query, _): return Message.noSuchStop(query).text(language)
-        case .outsideServiceRange(_, let start, let end):
-            return Message.outOfService(start: start.description, end: end.description).text(language)
-        default: return error.description
-        }
-    }
-
-    static func planModel(
-        _ plan: JourneyPlan, language lang: Language, points: (JourneyPlan, Int) -> [String] = { _, _ in [] }
-    ) -> PlanPage.Result {
-        let zone = TimeZone(identifier: plan.timeZone) ?? .current
-        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
-        // Each list of options with the plan its maps are drawn from: the ordinary journeys offered beside a
-        // step-free plan that found none are the options of a plan without the step-free choice.
-        func model(_ plan: JourneyPlan) -> [PlanPage.Option] {
-            plan.options.enumerated().map { number, option in
-                let transfers =
-                    option.transfers == 0
-                    ? Message.direct.text(lang) : Message.transferCount(option.transfers).text(lang)
-                let numbered = points(plan, number)
-                return PlanPage.Option(
-                    summary: Message.option(
-                        number: number + 1, departure: clock(option.departure), arrival: clock(option.arrival),
-                        minutes: option.durationMinutes, transfers: transfers
-                    ).text(lang),
-                    map: StopPage.Picture(
-                        href: StopLinks.journeyMap(plan, option: number + 1, language: lang),
-                        alt: Message.journeyMapTitle(option: number + 1, from: plan.from.name, to: plan.to.name).text(
-                            lang)),
-                    points: numbered, has_points: !numbered.isEmpty,
-                    legs: option.legs.map { step in
-                        switch step.kind {
-                        case .walk:
-                            return PlanPage.Leg(
-                                colourClass: nil, label: nil, href: nil, linkLabel: nil,
-                                text: "\(clock(step.departure)) "
-                                    + Message.walkTo(minutes: step.minutes, stop: FeedText.shown(step.to.name)).text(
-                                        lang))
-                        case .ride:
-                            return PlanPage.Leg(
-                                colourClass: step.route.map(RouteColours.className),
-                                label: step.route.map { FeedText.shown($0.label, limit: 40) },
-                                href: step.route.map { RouteLinks.page($0, from: step.from, language: lang) },
-                                linkLabel: step.route.map {
-                                    BrowseMessage.routeLink(FeedText.shown($0.label, limit: 40)).text(lang)
-                                },
-                                text: "\(clock(step.departure)) "
-                                    + Message.take(
-                                        route: FeedText.shown(step.route?.label ?? "?", limit: 40),
-                                        headsign: FeedText.shown(step.headsign ?? ""),
-                                        stop: FeedText.shown(step.from.name)
-                                    ).text(lang)
-                                    + (step.realtime.map {
-                                        "  "
-                                            + JourneyPlanText.rideMark(
-                                                $0, scheduled: clock(step.departure), language: lang)
-                                    } ?? "") + " · \(clock(step.realtime?.predictedArrival ?? step.arrival)) "
-                                    + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0).text(
-                                        lang))
-                        }
-                    })
-            }
-        }
-        let options = model(plan)
-        var notes: [String] = []
-        switch (plan.liveTimesUsed, plan.realtimeStatus) {
-        case (true?, _): notes.append(PlanMessage.plansUseLiveTimes.text(lang))
-        case (false?, _):
-            notes.append(PlanMessage.plansOnTimetableSince(plan.realtimeUnavailableSince.map(clock)).text(lang))
-        case (nil, _): break
-        }
-        if plan.stepFree == true {
-            notes.append(PlanMessage.stepFreeOnly.text(lang))
-            notes.append(PlanMessage.stepFreeUnknownValues.text(lang))
-        }
-        var ordinaryPlan = plan
-        ordinaryPlan.options = plan.withoutStepFree ?? []
-        ordinaryPlan.stepFree = nil
-        ordinaryPlan.withoutStepFree = nil
-        let ordinary = plan.stepFree == true && options.isEmpty ? model(ordinaryPlan) : []
-        return PlanPage.Result(
-            title: Message.journeyHeading(from: FeedText.shown(plan.from.name), to: FeedText.shown(plan.to.name)).text(
-                lang),
-            leaving: plan.arriveBy.map {
-                PlanMessage.arrivingBy(
-                    String(LocalTime.iso8601($0, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")),
-                    earliest: clock(plan.at)
-                ).text(lang)
-            }
-                ?? Message.leavingFrom(
-                    "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))"
-                ).text(lang),
-            options: options,
-            none: options.isEmpty
-                ? (plan.stepFree == true
-                    ? PlanMessage.noStepFreeJourney.text(lang)
-                    : Message.noJourney(maxTransfers: plan.maxTransfers).text(lang)) : nil,
-            notes: notes, ordinaryHeading: ordinary.isEmpty ? nil : PlanMessage.ordinaryJourneysHeading.text(lang),
-            ordinary: ordinary)
+        let timetable = StopLinks.page(view.stop) + "/timetable?"
+        page.timetableHref = timetable + "lang=\(lang.rawValue)"
+        page.timetableLabel = PhoneMessage.stopTimetable.text(lang)
+        page.weekTimetableHref = timetable + "week=1&lang=\(lang.rawValue)"
+        page.weekTimetableLabel = PhoneMessage.weekTimetable.text(lang)
+        return page
     }
 }

@@ -59,15 +59,32 @@ enum PageTemplates {
         {{>foot}}
         """
 
+    /// The phone page of a stop: the departures first (one row per route and destination with its next times),
+    /// then alerts, listening, the map, the routes, the way somewhere else and the stops nearby.
     static let stop = """
         {{>head}}
         <h1><bdi{{#fullName}} title="{{fullName}}"{{/fullName}}>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</h1>
         {{#facts}}<p class="facts"><bdi>{{facts}}</bdi></p>{{/facts}}
+        <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
+        {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
+        {{#serviceNotice}}<div class="warning" role="note"><p><strong>{{serviceNotice}}</strong></p>{{#serviceNoticeDetail}}<p>{{serviceNoticeDetail}}</p>{{/serviceNoticeDetail}}</div>{{/serviceNotice}}
+        {{#has_groups}}
+        <table class="departures groups"><tbody>
+        {{#groups}}<tr><td class="route">{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}}</td><td class="headsign"><bdi class="destination">{{destination}}</bdi>{{#extra}}<span class="detail">{{extra}}</span>{{/extra}}{{#live}}<span class="live">{{live}}</span>{{/live}}</td><td class="times">{{#times}}<span class="t{{#canceled}} canceled{{/canceled}}"><strong>{{due}}</strong> <span class="clock">{{clock}}</span></span>{{/times}}</td></tr>
+        {{/groups}}
+        </tbody></table>
+        {{/has_groups}}
+        {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
+        {{#nextNote}}<p><bdi>{{nextNote}}</bdi></p>{{/nextNote}}
+        <p class="links"><a href="{{timetableHref}}">{{timetableLabel}}</a> · <a href="{{weekTimetableHref}}">{{weekTimetableLabel}}</a></p>
+        </section>
+        {{#has_alerts}}<section class="alerts" aria-labelledby="alerts-h"><h2 id="alerts-h">{{alertsHeading}}</h2><ul>{{#alerts}}<li>⚠ <bdi>{{header}}</bdi>{{#description}}<bdi class="detail">{{description}}</bdi>{{/description}}</li>{{/alerts}}{{#moreAlerts}}<li>… {{moreAlerts}}</li>{{/moreAlerts}}</ul></section>{{/has_alerts}}
         {{^serviceNotice}}<p class="listen"><span id="listen-l">{{listenLabel}}</span><br><audio controls preload="none" src="{{speechHref}}" aria-labelledby="listen-l"></audio></p>{{/serviceNotice}}
+        {{#map}}<figure class="map"><img src="{{href}}" alt="{{alt}}"></figure>{{/map}}
         {{#has_routes}}
         <section aria-labelledby="routes-h"><h2 id="routes-h">{{routesHeading}}</h2>
         <ul class="routes">
-        {{#routes}}<li>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}} <span class="mode">{{mode}}</span> → <bdi>{{towards}}</bdi></li>
+        {{#routes}}<li>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}} <span class="mode">{{mode}}</span>{{#towards}} → <bdi>{{towards}}</bdi>{{/towards}}{{#timetableHref}} · <a class="tt-link" href="{{timetableHref}}" aria-label="{{timetableLabel}}">{{timetableWord}}</a>{{/timetableHref}}</li>
         {{/routes}}
         </ul>
         {{#has_diagrams}}<details class="diagrams"><summary>{{diagramsHeading}}</summary>
@@ -75,10 +92,13 @@ enum PageTemplates {
         {{/diagrams}}{{/routes}}</details>{{/has_diagrams}}
         </section>
         {{/has_routes}}
-        <section aria-labelledby="dep-h"><h2 id="dep-h">{{departuresHeading}}</h2>
-        {{>departureBoard}}
-        </section>
-        {{#map}}<figure class="map"><img src="{{href}}" alt="{{alt}}"></figure>{{/map}}
+        {{#has_spans}}
+        <section aria-labelledby="span-h"><h2 id="span-h">{{spansHeading}}</h2>
+        <table class="spans"><tbody>
+        {{#spans}}<tr><td>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}}</td><td><bdi>{{towards}}</bdi></td><td class="time">{{first}} – {{last}}</td></tr>
+        {{/spans}}
+        </tbody></table></section>
+        {{/has_spans}}
         <section aria-labelledby="plan-h"><h2 id="plan-h">{{whereTo}}</h2>
         <form class="plan" action="/plan" method="get">
         <input type="hidden" name="from" value="{{stopID}}">
@@ -87,13 +107,6 @@ enum PageTemplates {
         <div class="row"><input id="to" name="to" type="search" required maxlength="200">
         <button type="submit">{{planLabel}}</button></div>
         </form></section>
-        {{#has_spans}}
-        <section aria-labelledby="span-h"><h2 id="span-h">{{spansHeading}}</h2>
-        <table class="spans"><tbody>
-        {{#spans}}<tr><td>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}}</td><td><bdi>{{towards}}</bdi></td><td class="time">{{first}} – {{last}}</td></tr>
-        {{/spans}}
-        </tbody></table></section>
-        {{/has_spans}}
         <section aria-labelledby="near-h"><h2 id="near-h">{{nearbyHeading}}</h2>
         {{#has_nearby}}
         <ul class="stops">
@@ -107,6 +120,8 @@ enum PageTemplates {
         {{>foot}}
         """
 
+    /// The plan page: the form, a list to choose from for a name that matches several stops, and each option as a
+    /// timeline whose stops carry the numbers of the journey map under it.
     static let plan = """
         {{>head}}
         <h1>{{heading}}</h1>
@@ -114,35 +129,47 @@ enum PageTemplates {
         <input type="hidden" name="lang" value="{{page.language}}">
         <label for="from">{{fromLabel}}</label><input id="from" name="from" type="search" value="{{from}}" required maxlength="200">
         <label for="to">{{toLabel}}</label><input id="to" name="to" type="search" value="{{to}}" required maxlength="200">
-        <label for="at">{{whenLabel}}</label><input id="at" name="at" type="datetime-local" value="{{at}}">
-        <fieldset class="when"><legend>{{whenLabel}}</legend>
-        <label><input type="radio" name="when" value="leave"{{^arriving}} checked{{/arriving}}> {{leaveLabel}}</label>
-        <label><input type="radio" name="when" value="arrive"{{#arriving}} checked{{/arriving}}> {{arriveLabel}}</label>
-        </fieldset>
-        <label class="check"><input type="checkbox" name="wheelchair" value="true"{{#wheelchair}} checked{{/wheelchair}}> {{wheelchairLabel}}</label>
+        <label for="at" id="when-l">{{whenLabel}}</label><input id="at" name="at" type="datetime-local" value="{{at}}">
+        <div class="choices" role="radiogroup" aria-labelledby="when-l">
+        <label class="choice"><input type="radio" name="when" value="leave"{{^arriving}} checked{{/arriving}}><span>{{leaveLabel}}</span></label>
+        <label class="choice"><input type="radio" name="when" value="arrive"{{#arriving}} checked{{/arriving}}><span>{{arriveLabel}}</span></label>
+        </div>
+        <label class="choice"><input type="checkbox" name="wheelchair" value="true"{{#wheelchair}} checked{{/wheelchair}}><span>{{wheelchairLabel}}</span></label>
         <button type="submit">{{planLabel}}</button>
         </form>
         {{#problem}}<p class="warning" role="alert">{{problem}}</p>{{/problem}}
+        {{#choices}}
+        <section class="place-choice"><h2>{{heading}}</h2><p>{{detail}}</p>
+        <ul class="stops">
+        {{#candidates}}<li><a href="{{href}}"><bdi class="name">{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</a>{{#station}}<bdi class="detail">{{station}}</bdi>{{/station}}<span class="badges">{{#routes}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/routes}}</span></li>
+        {{/candidates}}
+        </ul></section>
+        {{/choices}}
         {{#result}}
         <h2><bdi>{{title}}</bdi></h2>
         <p class="facts">{{leaving}}</p>
         {{#notes}}<p class="notice">{{.}}</p>{{/notes}}
-        {{#options}}
-        <section class="option"><h3>{{summary}}</h3>
-        <ol class="legs">{{#legs}}<li>{{#colourClass}}{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}} {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
-        <figure class="map">{{#map}}<img loading="lazy" src="{{href}}" alt="{{alt}}">{{/map}}
-        {{#has_points}}<figcaption><ol class="points">{{#points}}<li><bdi>{{.}}</bdi></li>{{/points}}</ol></figcaption>{{/has_points}}</figure>
-        </section>
-        {{/options}}
+        {{#options}}\(planOption){{/options}}
         {{#none}}<p>{{none}}</p>{{/none}}
-        {{#ordinaryHeading}}<h3>{{ordinaryHeading}}</h3>{{/ordinaryHeading}}
-        {{#ordinary}}
-        <section class="option"><h3>{{summary}}</h3>
-        <ol class="legs">{{#legs}}<li>{{#colourClass}}<bdi class="badge {{colourClass}}">{{label}}</bdi> {{/colourClass}}<bdi>{{text}}</bdi></li>{{/legs}}</ol>
-        </section>
-        {{/ordinary}}
+        {{#ordinaryHeading}}<h2>{{ordinaryHeading}}</h2>{{/ordinaryHeading}}
+        {{#ordinary}}\(planOption){{/ordinary}}
         {{/result}}
         {{>foot}}
+        """
+
+    /// One option of a plan: its summary, the timeline, the map.
+    static let planOption = """
+        <section class="option"><h3>{{summary}}</h3>
+        <p class="span">{{span}}</p>
+        <ol class="timeline">
+        {{#rows}}{{#stop}}<li class="tl-stop"><span class="tl-time">{{#times}}<span>{{.}}</span>{{/times}}</span><span class="tl-mark">{{#numbers}}<span class="num">{{.}}</span>{{/numbers}}{{^numbers}}<span class="dot"></span>{{/numbers}}</span><span class="tl-text"><bdi class="name">{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</span></li>
+        {{/stop}}{{#ride}}<li class="tl-ride"><span class="tl-time"></span><span class="tl-mark"><span class="rail {{colourClass}}"></span></span><span class="tl-text">{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}} → <bdi class="destination">{{destination}}</bdi><span class="detail">{{detail}}</span>{{#live}}<span class="live">{{live}}</span>{{/live}}</span></li>
+        {{/ride}}{{#walk}}<li class="tl-walk"><span class="tl-time"></span><span class="tl-mark"><span class="rail walk"></span></span><span class="tl-text">{{text}}</span></li>
+        {{/walk}}{{/rows}}
+        </ol>
+        {{#map}}<figure class="map"><img loading="lazy" src="{{href}}" alt="{{alt}}"></figure>{{/map}}
+        </section>
+
         """
 
     static let message = """

@@ -14,8 +14,11 @@ enum Stylesheet {
     }
 
     static let css =
-        base + kiosk + PageTemplates.browseCSS + HighContrast.rules(scope: "body.theme-high-contrast") + "\n"
-        + "@media (prefers-contrast:more){\n" + HighContrast.rules(scope: "body") + "}\n" + largeLayout
+        base + kiosk + PageTemplates.browseCSS + PhoneStylesheet.rules
+        + HighContrast.rules(scope: "body.theme-high-contrast")
+        + PhoneStylesheet.highContrast(scope: "body.theme-high-contrast")
+        + "\n" + "@media (prefers-contrast:more){\n" + HighContrast.rules(scope: "body")
+        + PhoneStylesheet.highContrast(scope: "body") + "}\n" + largeLayout
 
     /// White and yellow on black, black on yellow: every text/background pair is at least 7:1 (WCAG AAA; the
     /// tests check `pairs`). Route badges lose the feed's colours and keep their names.

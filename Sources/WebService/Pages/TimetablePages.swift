@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StopCodes
+import StopPresentation
 import TransitModel
 import TransitStore
 
@@ -82,7 +83,7 @@ struct TimetablePageRoutes {
         let body: String
         do {
             let timetable = try database.routeTimetable(value, direction: direction, date: day)
-            body = TimetableHTML.route(timetable, language: lang)
+            body = TimetableHTML.route(timetable, language: lang, shortNames: Self.shortNames(timetable, database))
         } catch let error as LookupError {
             throw Problem.from(error)
         } catch let error as RouteQueryError {
@@ -94,6 +95,16 @@ struct TimetablePageRoutes {
             body = TimetableHTML.message(title: value, detail: error.description, back: "/", language: lang)
         }
         return Responses.html(body, cacheSeconds: 300)
+    }
+}
+
+extension TimetablePageRoutes {
+    /// The trips' `trip_short_name`s (train numbers), in the timetable's order; none when they cannot be read.
+    static func shortNames(_ timetable: RouteTimetable, _ database: RouteDatabase) -> [String?] {
+        guard let indexes = try? database.tripIndexes(ids: timetable.trips.map(\.tripID)),
+            let names = try? database.trips(atIndexes: indexes.values)
+        else { return [] }
+        return timetable.trips.map { trip in indexes[trip.tripID].flatMap { names[$0]?.shortName } }
     }
 }
 
@@ -115,16 +126,24 @@ enum TimetableHTML {
         return out
     }
 
-    static func head(_ title: String, _ language: Language, landscape: Bool = false) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="\(language.rawValue)"><head><meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
-        <link rel="stylesheet" href="/timetable.css"><link rel="stylesheet" href="/routes.css">
-        </head><body class="timetable\(landscape ? " landscape" : "")">
+    /// The page's head and the site's bar (home, the other language), as on the other phone pages; `path` and
+    /// `query` are the page's own, for the language link.
+    static func head(
+        _ title: String, _ language: Language, landscape: Bool = false, path: String = "/", query: String = ""
+    ) -> String {
+        let other = language.other
+        let switchHref = path + "?" + (query.isEmpty ? "" : query + "&") + "lang=\(other.rawValue)"
+        return """
+            <!DOCTYPE html>
+            <html lang="\(language.rawValue)"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            <link rel="stylesheet" href="/style.css"><link rel="stylesheet" href="/timetable.css"><link rel="stylesheet" href="/routes.css">
+            </head><body class="timetable\(landscape ? " landscape" : "")">
+            <header class="bar noprint"><a class="home" href="/?lang=\(language.rawValue)">StopKiosk</a>
+            <a class="lang" href="\(escape(switchHref))" lang="\(other.rawValue)">\(other == .es ? "Español" : "English")</a></header>
 
-        """
+            """
     }
 
     static func badge(_ route: RouteInfo) -> String {
@@ -138,8 +157,11 @@ enum TimetableHTML {
 
     static func stop(_ timetable: StopTimetable, language: Language, date: ServiceDate) -> String {
         let code = StopKeyKindValue.value(timetable.stop)
-        var html = head("\(timetable.stop.name) · \(TimetableText.stopTimetableTitle(language))", language)
-        html += "<header><p class=\"kicker\">\(escape(TimetableText.stopTimetableTitle(language)))</p>"
+        let path = StopLinks.page(timetable.stop) + "/timetable"
+        var html = head(
+            "\(timetable.stop.name) · \(TimetableText.stopTimetableTitle(language))", language, path: path,
+            query: "date=\(date)" + (timetable.single ? "" : "&week=1"))
+        html += "<main><div class=\"intro\"><p class=\"kicker\">\(escape(TimetableText.stopTimetableTitle(language)))</p>"
         html += "<h1>\(escape(timetable.stop.name))</h1>"
         html += "<p class=\"code\">\(escape(TimetableText.stopCode(code, language)))</p>"
         if !timetable.agencies.isEmpty {
@@ -147,8 +169,7 @@ enum TimetableHTML {
         }
         html += "<p class=\"validity\">\(escape(TimetableText.validity(from: timetable.validFrom, until: timetable.validUntil, single: timetable.single, language)))</p>"
         if !timetable.holidays.isEmpty { html += "<p>\(escape(TimetableText.holidays(timetable.holidays, language)))</p>" }
-        html += "<nav class=\"noprint\"><a href=\"\(escape(StopLinks.page(timetable.stop)))\">\(language == .en ? "Live departures" : "Salidas en tiempo real")</a>"
-        let path = StopLinks.page(timetable.stop) + "/timetable"
+        html += "<nav class=\"noprint\"><a href=\"\(escape(StopLinks.page(timetable.stop)))?lang=\(language.rawValue)\">\(language == .en ? "Live departures" : "Salidas en tiempo real")</a>"
         let previous = date.adding(days: timetable.single ? -1 : -7), next = date.adding(days: timetable.single ? 1 : 7)
         let week = timetable.single ? "" : "&amp;week=1"
         html += " · <a href=\"\(escape(path))?date=\(previous)\(week)&amp;lang=\(language.rawValue)\">←</a>"
@@ -156,7 +177,7 @@ enum TimetableHTML {
         html += timetable.single
             ? " · <a href=\"\(escape(path))?date=\(date)&amp;week=1&amp;lang=\(language.rawValue)\">\(language == .en ? "Whole week" : "Toda la semana")</a>"
             : " · <a href=\"\(escape(path))?date=\(date)&amp;lang=\(language.rawValue)\">\(language == .en ? "This day only" : "Solo este día")</a>"
-        html += "</nav></header>\n<main>\n"
+        html += "</nav></div>\n\n"
         for section in timetable.sections {
             html += "<section class=\"route\"><h2>\(badge(section.route)) \(escape(TimetableText.towards(section.headsign, language)))</h2>\n"
             html += "<table class=\"tt\"><thead><tr>"
@@ -207,23 +228,38 @@ enum TimetableHTML {
         return html
     }
 
-    static func route(_ timetable: RouteTimetable, language: Language) -> String {
-        var html = head("\(timetable.route.label) · \(TimetableText.routeTimetableTitle(language))", language, landscape: true)
-        html += "<header><p class=\"kicker\">\(escape(TimetableText.routeTimetableTitle(language)))</p>"
+    /// A trip column's label: the frequency of a frequency-based trip, else the train number the feed gives
+    /// (`trip_short_name`), else the time it leaves its first stop (the narrowest label: columns stay narrow).
+    static func tripLabel(_ trip: RouteTimetableTrip, shortName: String?, language: Language) -> String {
+        if let headway = trip.headwaySeconds { return TimetableText.every(headway, language) }
+        if let shortName, !shortName.isEmpty { return shortName }
+        return trip.times.compactMap { $0 }.first.map(TimetableText.clock) ?? ""
+    }
+
+    /// `shortNames`: each trip's `trip_short_name`, in the order of `timetable.trips` (nil where there is none).
+    static func route(_ timetable: RouteTimetable, language: Language, shortNames: [String?] = []) -> String {
+        let shortNames = shortNames.count == timetable.trips.count
+            ? shortNames : Array(repeating: nil, count: timetable.trips.count)
+        let path = "/r/\(PercentEncoding.encode(timetable.route.id))/timetable"
+        var html = head(
+            "\(timetable.route.label) · \(TimetableText.routeTimetableTitle(language))", language, landscape: true,
+            path: path, query: "date=\(timetable.date)" + (timetable.directionID.map { "&direction=\($0)" } ?? ""))
+        html += "<main><div class=\"intro\"><p class=\"kicker\">\(escape(TimetableText.routeTimetableTitle(language)))</p>"
         html += "<h1>\(badge(timetable.route)) \(escape(timetable.route.longName ?? "")) \(escape(TimetableText.towards(timetable.headsign, language)))</h1>"
         html += "<p>\(escape(TimetableText.longDate(timetable.date, language))) · \(escape(TimetableText.operators([timetable.agency.name], language)))</p>"
         if timetable.timepointsOnly { html += "<p class=\"small\">\(escape(TimetableText.timepointsNote(language)))</p>" }
         html += "<nav class=\"noprint\">"
-        let path = "/r/\(PercentEncoding.encode(timetable.route.id))/timetable"
+        html += "<a href=\"/r/\(escape(PercentEncoding.encode(timetable.route.id)))?lang=\(language.rawValue)\">"
+            + "\(escape(PhoneMessage.routePage.text(language)))</a> · "
         let other = (timetable.directionID ?? 0) == 0 ? 1 : 0
         html += "<a href=\"\(escape(path))?date=\(timetable.date)&amp;direction=\(other)&amp;lang=\(language.rawValue)\">\(language == .en ? "Other direction" : "Otro sentido")</a>"
-        html += "</nav></header>\n<main><div class=\"scroll\"><table class=\"tt route\"><thead><tr><th scope=\"col\">\(escape(TimetableText.stopHeading(language)))</th>"
-        for trip in timetable.trips {
-            html += "<th scope=\"col\">\(trip.headwaySeconds.map { escape(TimetableText.every($0, language)) } ?? "")</th>"
+        html += "</nav></div>\n<div class=\"scroll\"><table class=\"tt route\"><thead><tr><th scope=\"col\">\(escape(TimetableText.stopHeading(language)))</th>"
+        for (index, trip) in timetable.trips.enumerated() {
+            html += "<th scope=\"col\">\(escape(tripLabel(trip, shortName: shortNames[index], language: language)))</th>"
         }
         html += "</tr></thead><tbody>\n"
         for (row, stop) in timetable.stops.enumerated() {
-            html += "<tr><th scope=\"row\"><a href=\"\(escape(StopLinks.page(stop)))\">\(escape(stop.name))</a></th>"
+            html += "<tr><th scope=\"row\"><a href=\"\(escape(StopLinks.page(stop)))?lang=\(language.rawValue)\">\(escape(stop.name))</a></th>"
             for trip in timetable.trips {
                 if let time = trip.times[row] {
                     var text = TimetableText.clock(time)
@@ -242,7 +278,12 @@ enum TimetableHTML {
     }
 
     static let stylesheet = """
-        body.timetable { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 1rem; color: #000; background: #fff; }
+        body.timetable { font-family: "DejaVu Sans", Verdana, sans-serif; margin: 0; color: #000; background: #fff; overflow-wrap: normal; }
+        body.timetable main { max-width: 60rem; margin: 0 auto; padding: 0 0.75rem; }
+        body.landscape main { max-width: none; }
+        .timetable .intro { padding-top: 0.75rem; }
+        .timetable .intro nav a { display: inline-block; min-height: 44px; padding: 0.6rem 0.2rem; }
+        .timetable p.code { display: block; border: 0; padding: 0; font-size: 1rem; }
         .timetable h1 { font-size: 1.6rem; margin: 0.2rem 0; }
         .timetable h2 { font-size: 1.15rem; margin: 1rem 0 0.3rem; }
         .timetable .kicker, .timetable .small { color: #444; font-size: 0.85rem; margin: 0; }
@@ -256,6 +297,19 @@ enum TimetableHTML {
         .tt .min span { display: inline-block; min-width: 2.3em; }
         .tt.route td { text-align: center; white-space: nowrap; }
         .tt.route th[scope=row] { white-space: nowrap; }
+        .tt.route thead th { white-space: nowrap; }
+        .tt td, .tt th { border-bottom: 1px solid #bbb; }
+        /* Separate borders: a collapsed border of the sticky column would let the times show through beside it. */
+        table.tt.route { border-collapse: separate; border-spacing: 0; border-left: 1px solid #bbb; border-top: 1px solid #bbb; }
+        .tt.route th, .tt.route td { border-width: 0 1px 1px 0; }
+        /* The stop column stays in place while the times scroll sideways under it. */
+        .tt.route th[scope=row], .tt.route thead th:first-child { position: sticky; left: 0; z-index: 1; background: #fff;
+          box-shadow: inset -2px 0 0 #888; }
+        .tt.route thead th:first-child { background: #ddd; z-index: 2; }
+        .tt.route tbody tr:nth-child(even) th[scope=row] { background: #f2f2f2; }
+        @media (max-width: 40rem) {
+          .tt.route th[scope=row] { white-space: normal; min-width: 8rem; max-width: 11rem; overflow-wrap: break-word; }
+        }
         .tt .none { color: #888; }
         .tt tbody tr:nth-child(even) { background: #f2f2f2; }
         .notes { display: grid; grid-template-columns: auto 1fr; gap: 0 0.6rem; font-size: 0.85rem; margin: 0; }
@@ -268,6 +322,7 @@ enum TimetableHTML {
         body.landscape { page: wide; }
         @media print {
           .noprint, nav { display: none; }
+          .tt.route th[scope=row], .tt.route thead th:first-child { position: static; box-shadow: none; }
           body.timetable { margin: 0; font-size: 9pt; }
           .scroll { overflow: visible; }
           section.route { break-inside: avoid; }
