@@ -125,6 +125,8 @@ struct ComposedLabel: Sendable {
     var texts: [TextRun]
     var barcodeBox: Rect?
     var barModule: Double
+    /// A proof copy: a red frame round the label, and the proof line in place of the agency.
+    var proof = false
     /// Things a person should know (characters the font lacks, a name shortened).
     var warnings: [String]
 }
@@ -139,7 +141,8 @@ final class LabelComposer {
         self.texts = texts
     }
 
-    func compose(_ label: PreparedLabel, geometry g: LabelGeometry) -> ComposedLabel {
+    /// `proof`: a proof copy, marked in red (see `ProofMark`).
+    func compose(_ label: PreparedLabel, geometry g: LabelGeometry, proof: Bool = false) -> ComposedLabel {
         var runs: [TextRun] = []
         var badges: [Badge] = []
         var warnings: [String] = []
@@ -278,7 +281,27 @@ final class LabelComposer {
         }
         bandY += g.fallbackSize * LabelGeometry.lineSpacing
         let agencyText = label.stop.agencies.map(Self.clean).filter { !$0.isEmpty }.joined(separator: " · ")
-        if !agencyText.isEmpty {
+        if proof {
+            // The proof line, in both languages as the fallback is; the short form on a narrow label.
+            let placeholder = PlaceholderAddress.host(ofAddress: label.payload) != nil
+            let sentence = ProofMark.text(placeholder: placeholder, .es) + " / "
+                + ProofMark.text(placeholder: placeholder, .en)
+            var mark = Fitted(lines: [], size: LabelGeometry.minimumTextSize, truncated: false)
+            let medium = "PRUEBA / PROOF — dirección de ejemplo / placeholder address"
+            for candidate in placeholder ? [sentence, medium, ProofMark.short] : [sentence, ProofMark.short] {
+                mark = fit(
+                    candidate, font: .bold, width: band.width, height: g.agencySize * 1.2, maxLines: 1,
+                    sizes: LabelGeometry.minimumTextSize...g.agencySize, spacing: 1.2, breakAnywhere: true,
+                    ellipsis: true)
+                if !mark.truncated { break }
+            }
+            if let line = mark.lines.first {
+                runs.append(
+                    TextRun(
+                        text: line, font: .bold, size: mark.size, x: band.x,
+                        baseline: bandY + measurer.metrics(.bold).ascent * mark.size, color: ProofMark.color))
+            }
+        } else if !agencyText.isEmpty {
             let agency = fit(
                 agencyText, font: .regular, width: band.width, height: g.agencySize * 1.2, maxLines: 1,
                 sizes: LabelGeometry.minimumTextSize...g.agencySize, spacing: 1.2, breakAnywhere: true, ellipsis: true)
@@ -301,7 +324,7 @@ final class LabelComposer {
         return ComposedLabel(
             prepared: label, geometry: g, module: g.moduleSize(label.qr), qrOutline: label.qr.outline, badges: badges,
             texts: runs,
-            barcodeBox: barcodeBox, barModule: barModule, warnings: warnings)
+            barcodeBox: barcodeBox, barModule: barModule, proof: proof, warnings: warnings)
     }
 
     private func item(

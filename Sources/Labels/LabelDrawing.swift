@@ -4,6 +4,13 @@ extension Canvas {
     /// Draws a composed label with its top-left corner at the current origin. The same calls draw the PDF,
     /// the SVG, the PNG and the read-back raster, so what is checked is what is printed.
     func draw(_ label: ComposedLabel) {
+        if label.proof {
+            // A red frame just inside the label's edge, clear of the QR code's quiet zone (the padding).
+            let inset = min(2.0, label.geometry.padding / 3)
+            cairo_new_path(context)
+            addRect(inset, inset, label.geometry.width - 2 * inset, label.geometry.height - 2 * inset)
+            stroke(ProofMark.color, width: 1.2)
+        }
         for badge in label.badges {
             roundedRect(badge.rect, radius: badge.rect.height * 0.22)
             if let outline = badge.outline {

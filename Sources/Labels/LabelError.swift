@@ -18,6 +18,8 @@ public enum LabelError: Error, Sendable, Hashable, CustomStringConvertible {
     case renderingFailed(reason: String)
     /// The request itself is unusable (no stops, a bad DPI).
     case invalidRequest(String)
+    /// The QR codes would carry the placeholder address of the default template (see `PlaceholderAddress`).
+    case placeholderAddress(template: String, host: String)
 
     /// What is wrong with one stop.
     public struct StopProblem: Error, Sendable, Hashable, CustomStringConvertible {
@@ -52,6 +54,14 @@ public enum LabelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "rendering failed: \(reason)"
         case .invalidRequest(let reason):
             return reason
+        case let .placeholderAddress(template, host):
+            return
+                "the QR codes would carry \(Terminal.clean(template, 120)): \(Terminal.clean(host, 60)) is a "
+                + "placeholder address (the default stop URL template's), no phone can open it. "
+                + "Set this network's stop URL: "
+                + "url_template in the [labels] section of the config file (--config FILE), or --template URL, e.g. "
+                + "https://stops.your-agency.org/s/{stop}. To check a layout before that, print a proof copy with "
+                + "--proof (marked on every label and page as not for posting). Nothing was written."
         }
     }
 

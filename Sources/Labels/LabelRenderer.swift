@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import StopCodes
 import SystemSupport
+import TransitModel
 
 /// Output formats. PDF is vector and multi-page (what printers and `lp` take); SVG is vector, one page per
 /// file (for design tools and sign makers); PNG is raster at a chosen resolution, one page per file (for
@@ -22,12 +23,17 @@ public struct LabelOptions: Sendable, Hashable {
     public var texts: LabelTexts
     /// PDF title, and the first part of the page footer on sheets.
     public var title: String
+    /// A proof copy: allowed with the placeholder address (`PlaceholderAddress`), and marked in red on every label
+    /// and sheet as not for posting.
+    public var proof: Bool
 
     public init(
         layout: LabelLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 300,
         errorCorrection: QRErrorCorrection = .medium,
-        barcode: Bool = false, texts: LabelTexts = LabelTexts(), title: String = "StopKiosk stop labels"
+        barcode: Bool = false, texts: LabelTexts = LabelTexts(), title: String = "StopKiosk stop labels",
+        proof: Bool = false
     ) {
+        self.proof = proof
         self.layout = layout
         self.format = format
         self.dpi = dpi
@@ -170,6 +176,7 @@ public final class LabelRenderer {
     /// Payload, QR symbol and barcode of every stop, and the layout's size limits. Every stop's problems are
     /// collected before throwing.
     public func prepare(_ stops: [LabelStop], payloads: LabelPayloadBuilder) throws(LabelError) -> [PreparedLabel] {
+        try PlaceholderAddress.check(payloads.template, proof: options.proof)
         // Signing and QR encoding are independent per stop: spread over the cores.
         let (options, geometry) = (self.options, self.geometry)
         let results = Parallel.map(stops.count) { index in
@@ -266,7 +273,7 @@ public final class LabelRenderer {
     /// Lays every label out.
     func compose(_ labels: [PreparedLabel]) -> [ComposedLabel] {
         labels.map { label in
-            var composed = composer.compose(label, geometry: geometry)
+            var composed = composer.compose(label, geometry: geometry, proof: options.proof)
             tamper?(&composed)
             return composed
         }
@@ -307,6 +314,14 @@ final class DocumentWriter {
                     LabelComposer.clean(footer), x: mm(layout.originX), baseline: pageHeight - mm(8), font: .regular,
                     size: 7,
                     color: RGBColor(red: 0.35, green: 0.35, blue: 0.35))
+            }
+            if options.proof, layout.originY >= 12 {
+                // The sheet's top margin says it too, in both languages.
+                let placeholder = labels.contains { PlaceholderAddress.host(ofAddress: $0.prepared.payload) != nil }
+                let words = [Language.es, .en].map { ProofMark.text(placeholder: placeholder, $0) }
+                canvas.text(
+                    words.joined(separator: " / "), x: mm(layout.originX), baseline: mm(7), font: .bold, size: 9,
+                    color: ProofMark.color)
             }
         }
 

@@ -58,7 +58,8 @@ struct LabelsBench: ParsableCommand {
             allHaveCodes(records) ? "https://transit.example/s/{stop_code}" : "https://transit.example/s/{stop_id}")
         let payloads = LabelPayloadBuilder(
             template: template, feedID: routes.feedID, signingKey: unsigned ? nil : KeyPair.generate())
-        let options = LabelOptions(layout: LabelLayout.named(layout)!, format: .pdf)
+        // A proof copy: the placeholder address is refused otherwise (the mark is a frame and a line per label).
+        let options = LabelOptions(layout: LabelLayout.named(layout)!, format: .pdf, proof: true)
         let output = work.appendingPathComponent("labels.pdf").path
 
         var rates: [Double] = [], floors: [Double] = [], ratios: [Double] = []

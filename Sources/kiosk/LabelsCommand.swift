@@ -26,6 +26,13 @@ struct LabelsCommand: ParsableCommand {
             With --sign-key the URL carries an Ed25519 signature over the feed ID and the stop (see 'kiosk keys'); \
             kiosks holding the public key can then tell a genuine label from a pasted-over one.
 
+            The default template's address, transit.example, is a placeholder no phone can open: labels with it (or \
+            any .example or example.com/.net/.org address) are refused (exit 2) until the template names this \
+            network's site — url_template in the [labels] section of the config (--config), or --template. --proof \
+            prints them anyway as a proof copy, to check a layout: each label framed in red and saying "PRUEBA — \
+            dirección de ejemplo, no para colocar / PROOF — placeholder address, not for posting" (with a real \
+            address, "… no para colocar / … not for posting").
+
             Layouts: \(LabelLayout.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")). \
             A layout where QR modules would print smaller than \(LabelLayout.minimumModuleMM) mm is refused, saying why.
 
@@ -111,6 +118,10 @@ struct LabelsCommand: ParsableCommand {
         help: ArgumentHelp("Private key file (from 'kiosk keys generate') to sign the URLs with.", valueName: "file"))
     var signKey: String?
 
+    @Flag(
+        help: "A proof copy, marked on every label as not for posting: allowed with the placeholder address.")
+    var proof = false
+
     @Flag(name: .customLong("print"), help: "Send the PDF to CUPS (lp).")
     var sendToPrinter = false
 
@@ -191,6 +202,7 @@ struct LabelsCommand: ParsableCommand {
         try reportingLabelErrors {
             let settings = try configOption.load()
             let urlTemplate = try StopURLTemplate(template ?? settings.urlTemplate)
+            try PlaceholderAddress.check(urlTemplate, proof: proof)
             let signingKey = try signKey.map(Self.loadSigningKey)
             let routes = try database.open(config: settings)
             let feed = feedID ?? settings.feedID ?? routes.feedID
@@ -233,7 +245,7 @@ struct LabelsCommand: ParsableCommand {
 
             let options = LabelOptions(
                 layout: LabelLayout.named(layout)!, format: resolvedFormat, dpi: dpi, errorCorrection: ecc,
-                barcode: barcode, title: "StopKiosk · \(feed)")
+                barcode: barcode, title: "StopKiosk · \(feed)", proof: proof)
             let renderer = LabelRenderer(options: options)
             let progress = progressOption.line()
             if progress.isActive { renderer.progress = { progress.update($0) } }
@@ -252,7 +264,7 @@ struct LabelsCommand: ParsableCommand {
                 print(
                     try Self.summaryJSON(
                         run, template: urlTemplate, feedID: feed, signingKey: signingKey, layout: options.layout,
-                        format: options.format, printed: sendToPrinter, keepFiles: out != nil))
+                        format: options.format, printed: sendToPrinter, keepFiles: out != nil, proof: proof))
             } else {
                 let signed = signingKey.map { ", signed with key \($0.keyID)" } ?? ", unsigned"
                 var files = ""
@@ -270,6 +282,10 @@ struct LabelsCommand: ParsableCommand {
                 say(
                     "Payload: \(urlTemplate.pattern) for feed \(TerminalText.sanitize(feed, maxLength: 80))\(signed); every label read back with zbar"
                 )
+                if proof {
+                    let placeholder = PlaceholderAddress.host(of: urlTemplate) != nil
+                    say("A proof copy: every label says \"\(ProofMark.text(placeholder: placeholder, .en))\"")
+                }
             }
             if let lp { try Self.sendToCUPS(lp: lp, file: output, printer: printer, copyKept: out != nil) }
         }
@@ -334,7 +350,7 @@ struct LabelsCommand: ParsableCommand {
 
     static func summaryJSON(
         _ run: LabelRun, template: StopURLTemplate, feedID: String, signingKey: KeyPair?, layout: LabelLayout,
-        format: LabelFormat, printed: Bool, keepFiles: Bool
+        format: LabelFormat, printed: Bool, keepFiles: Bool, proof: Bool
     ) throws -> String {
         struct Label: Encodable {
             var stopId: String, stopCode: String?, value: String, payload: String, page: Int, file: String?,
@@ -343,12 +359,12 @@ struct LabelsCommand: ParsableCommand {
         struct Summary: Encodable {
             var files: [String], pages: Int, layout: String, format: String, template: String, feedId: String,
                 keyId: String?
-            var printed: Bool, labels: [Label], warnings: [String]
+            var printed: Bool, proof: Bool, labels: [Label], warnings: [String]
         }
         let summary = Summary(
             files: keepFiles ? run.files : [], pages: run.pages, layout: layout.name, format: format.rawValue,
             template: template.pattern,
-            feedId: feedID, keyId: signingKey?.keyID, printed: printed,
+            feedId: feedID, keyId: signingKey?.keyID, printed: printed, proof: proof,
             labels: run.labels.map {
                 Label(
                     stopId: $0.stopID, stopCode: $0.stopCode, value: $0.value, payload: $0.payload, page: $0.page,

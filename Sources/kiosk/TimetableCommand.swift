@@ -35,7 +35,13 @@ struct TimetableCommand: ParsableCommand {
             Every page is checked before it is written: each text inside its box, no two texts overlapping, the QR \
             code decoding back (zbar) to exactly its URL. Layouts: a4 and a3 (portrait, routes one after another), \
             single (a page per route and direction, each with the stop's header and QR code). --lang es|en (default: \
-            the config's language).
+            the config's language, else the feed's).
+
+            A stop's poster whose QR code would carry the default template's placeholder address (transit.example, \
+            or any .example or example.com/.net/.org address) is refused (exit 2) until the template names this \
+            network's site: url_template in the [labels] section of the config (--config), or --template. --proof \
+            prints it anyway as a proof copy: every page framed in red and saying "PROOF — placeholder address, not \
+            for posting" in the poster's language. A route timetable has no QR code, and no --proof.
 
             --out - writes the stop's or route's timetable to standard output (a PDF, or an SVG or PNG of one page; \
             the summary then goes to standard error). --out never replaces anything but a regular file this user's \
@@ -84,7 +90,7 @@ struct TimetableCommand: ParsableCommand {
     @Option(help: ArgumentHelp("PNG resolution in dots per inch (72–600).", valueName: "dpi"))
     var dpi = 200
 
-    @Option(help: ArgumentHelp("Language: es or en (default: the config's).", valueName: "es|en"))
+    @Option(help: ArgumentHelp("Language: es or en (default: the config's, else the feed's).", valueName: "es|en"))
     var lang: Language?
 
     @Flag(help: "Print a JSON summary (files, pages, and the areas of the table columns) instead of text.")
@@ -111,6 +117,9 @@ struct TimetableCommand: ParsableCommand {
         help: ArgumentHelp("Private key file to sign the QR code's URL with, as labels are.", valueName: "file"))
     var signKey: String?
 
+    @Flag(help: "A proof copy of stop posters, marked on every page as not for posting (placeholder address allowed).")
+    var proof = false
+
     func validate() throws {
         let modes = [stop != nil, allStops, stop == nil && !allStops && !routes.isEmpty].filter { $0 }.count
         guard modes == 1 else {
@@ -121,6 +130,9 @@ struct TimetableCommand: ParsableCommand {
         if stop == nil && !allStops {
             guard routes.count == 1 else { throw ValidationError("a route timetable is for one route: give one --route") }
             if week { throw ValidationError("a route timetable is for one day: use --date, not --week") }
+            if proof {
+                throw ValidationError("--proof marks posters with a QR code; a route timetable has none: leave it out")
+            }
         } else if direction != nil {
             throw ValidationError("--direction goes with a route timetable (--route R without a stop)")
         }
@@ -163,12 +175,14 @@ struct TimetableCommand: ParsableCommand {
         try reportingTimetableErrors {
             let settings = try configOption.load()
             let routesDB = try database.open(config: settings)
-            let language = lang ?? settings.language
+            var decided = settings
+            decided.decidePassengerLocale(commandLine: lang, feed: routesDB.feedLocaleFacts())
+            let language = decided.language  // --lang, the config's, else the feed's (PassengerLocale)
             let day = date.flatMap(ServiceDate.init(parsing:)) ?? ServiceDate.containing(Date(), in: routesDB.timeZone)
             try routesDB.checkServiceRange(day)
             let options = TimetablePrintOptions(
                 layout: layout, format: resolvedFormat, dpi: dpi, language: language,
-                title: "StopKiosk · \(routesDB.feedName)")
+                title: "StopKiosk · \(routesDB.feedName)", proof: proof)
 
             if stop == nil && !allStops {
                 let timetable = try routesDB.routeTimetable(routes[0], direction: direction, date: day)
@@ -193,6 +207,12 @@ struct TimetableCommand: ParsableCommand {
                 report(
                     result, what: "stop \(timetable.stop.code ?? timetable.stop.id)", toStandardOutput: staging == nil)
                 return
+            }
+            // One refusal for the run, not one per stop (the printer refuses each poster too).
+            do throws(LabelError) {
+                try PlaceholderAddress.check(urlTemplate, proof: proof)
+            } catch {
+                throw TimetablePrintError.label(error)
             }
             try printAllStops(routesDB, span: span, payloads: payloads, options: options)
         }

@@ -15,8 +15,11 @@ struct LabelsCommandTests {
             warnings: [String]
     }
 
-    func labels(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try Programs.runKiosk(["labels"] + arguments, environment: environment)
+    /// `kiosk labels`; a proof copy unless `proof` is false (the sample network's template is the placeholder).
+    func labels(_ arguments: [String], environment: [String: String] = [:], proof: Bool = true) throws
+        -> ProcessResult
+    {
+        try Programs.runKiosk(["labels"] + arguments + (proof ? ["--proof"] : []), environment: environment)
     }
 
     func summary(_ result: ProcessResult) throws -> Summary {
@@ -393,5 +396,51 @@ struct LabelsCommandTests {
         let logged = try String(contentsOf: log, encoding: .utf8)
         #expect(logged.hasPrefix("-d oficina -t StopKiosk labels -- /"), "\(logged)")
         #expect(logged.hasSuffix("%PDF-"))
+    }
+
+    // MARK: - The placeholder address (issue 37)
+
+    @Test("labels and posters with the placeholder address: exit 2 naming the setting; --proof prints a marked copy")
+    func placeholderAddressNeedsAProof() throws {
+        let dir = TemporaryFolder.make("placeholder-cli")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("labels.pdf").path
+        let poster = dir.appendingPathComponent("poster.pdf").path
+        let posters = dir.appendingPathComponent("posters").path
+        let refusals = [
+            try labels(["--stops", "1091", "--out", out], proof: false),
+            try Programs.runKiosk(["timetable", "1091", "--date", "2026-11-25", "--out", poster]),
+            try Programs.runKiosk(["timetable", "--all-stops", "--date", "2026-11-25", "--week", "--out", posters]),
+        ]
+        for result in refusals {
+            #expect(result.status == 2, "\(result)")
+            for words in ["transit.example", "[labels]", "url_template", "--template URL", "--proof"] {
+                #expect(result.stderr.contains(words), "\(words): \(result.stderr)")
+            }
+            #expect(result.stderr.hasSuffix("Nothing was written.\n"), "\(result.stderr)")
+        }
+        #expect(TestSupport.listing(dir).isEmpty, "\(TestSupport.listing(dir))")
+
+        let pdftotext = try #require(Programs.which("pdftotext"), "pdftotext (poppler-utils) is needed")
+        let proof = try labels(["--stops", "1091", "--out", out, "--json"])
+        #expect(proof.status == 0, "\(proof)")
+        #expect(proof.stdout.contains("\"proof\" : true"), "\(proof.stdout)")
+        let text = try Programs.run(pdftotext, [out, "-"]).stdout
+        #expect(text.contains("PROOF — placeholder address, not for posting"), "\(text)")
+        let posterProof = try Programs.runKiosk(
+            ["timetable", "1091", "--date", "2026-11-25", "--lang", "es", "--proof", "--out", poster])
+        #expect(posterProof.status == 0, "\(posterProof)")
+        let posterText = try Programs.run(pdftotext, [poster, "-"]).stdout
+        #expect(posterText.contains("PRUEBA — dirección de ejemplo, no para colocar"), "\(posterText)")
+
+        // This network's own address: printed as it is, with no mark.
+        let real = try labels(
+            ["--stops", "1091", "--template", "https://stops.quito.test/s/{stop}", "--out", out], proof: false)
+        #expect(real.status == 0, "\(real)")
+        #expect(!(try Programs.run(pdftotext, [out, "-"]).stdout.contains("PROOF")))
+        // A route timetable has no QR code: --proof there is a usage error.
+        let route = try Programs.runKiosk(
+            ["timetable", "--route", "L1", "--date", "2026-11-25", "--proof", "--out", poster])
+        #expect(route.status == 2 && route.stderr.contains("a route timetable has none"), "\(route)")
     }
 }

@@ -20,10 +20,14 @@ struct OutputDestinationCommandTests {
 
     static let at = "2026-11-25T08:00"
     static let writers: [Writer] = [
-        Writer(arguments: ["timetable", "1091", "--date", "2026-11-25"], option: "--out", ext: "pdf", format: "a PDF"),
-        Writer(arguments: ["labels", "--stops", "1091"], option: "--out", ext: "pdf", format: "a PDF"),
+        // Proof copies: the sample network's labels carry the placeholder address.
         Writer(
-            arguments: ["labels", "--stops", "1091", "--format", "png"], option: "--out", ext: "png", format: "a PNG"),
+            arguments: ["timetable", "1091", "--date", "2026-11-25", "--proof"], option: "--out", ext: "pdf",
+            format: "a PDF"),
+        Writer(arguments: ["labels", "--stops", "1091", "--proof"], option: "--out", ext: "pdf", format: "a PDF"),
+        Writer(
+            arguments: ["labels", "--stops", "1091", "--format", "png", "--proof"], option: "--out", ext: "png",
+            format: "a PNG"),
         Writer(arguments: ["map", "1091"], option: "--out", ext: "svg", format: "an SVG"),
         Writer(arguments: ["diagram", "L1"], option: "--out", ext: "svg", format: "an SVG"),
         Writer(
@@ -94,7 +98,7 @@ struct OutputDestinationCommandTests {
     @Test func labelsAndTimetablesNameTheWayToChooseTheFormat() throws {
         let folder = TemporaryFolder.make("out-ext")
         let jpg = folder.appendingPathComponent("poster.jpg").path
-        var result = try Programs.runKiosk(["timetable", "1091", "--date", "2026-11-25", "--out", jpg])
+        var result = try Programs.runKiosk(["timetable", "1091", "--date", "2026-11-25", "--proof", "--out", jpg])
         #expect(result.status == 2, "\(result)")
         #expect(
             result.stderr.contains(
@@ -103,7 +107,7 @@ struct OutputDestinationCommandTests {
             ),
             "\(result.stderr)")
         let pdf = folder.appendingPathComponent("labels.pdf").path
-        result = try Programs.runKiosk(["labels", "--stops", "1091", "--format", "svg", "--out", pdf])
+        result = try Programs.runKiosk(["labels", "--stops", "1091", "--format", "svg", "--proof", "--out", pdf])
         #expect(result.status == 2, "\(result)")
         #expect(
             result.stderr.contains("\(pdf): ends in .pdf, but what is written is an SVG (.svg) (--format svg)"),
@@ -117,7 +121,7 @@ struct OutputDestinationCommandTests {
     @Test func foldersToWriteIntoAreNamedForWhatTheyAre() throws {
         let fifo = TemporaryFolder.make("folder-fifo").appendingPathComponent("posters").path
         try #require(mkfifo(fifo, 0o600) == 0)
-        for command in [["keys", "generate"], ["timetable", "--all-stops"]] {
+        for command in [["keys", "generate"], ["timetable", "--all-stops", "--proof"]] {
             for (out, reason) in [
                 ("/dev/null", "/dev/null: is a character device, not a folder"),
                 (fifo, "\(fifo): is a FIFO (named pipe), not a folder"),
@@ -202,7 +206,7 @@ struct OutputDestinationCommandTests {
         let temporary = TemporaryFolder.make("stdout-tmp")
         let poster = folder.appendingPathComponent("poster.bin").path
         var result = try toFile(
-            ["timetable", "1091", "--date", "2026-11-25", "--out", "-"], poster, temporary: temporary)
+            ["timetable", "1091", "--date", "2026-11-25", "--proof", "--out", "-"], poster, temporary: temporary)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("to standard output; every page checked"), "\(result.stderr)")
         let pdf = try Data(contentsOf: URL(fileURLWithPath: poster))
@@ -211,7 +215,7 @@ struct OutputDestinationCommandTests {
 
         let label = folder.appendingPathComponent("label.bin").path
         result = try toFile(
-            ["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--out", "-"], label,
+            ["labels", "--stops", "1091", "--layout", "single", "--format", "png", "--proof", "--out", "-"], label,
             temporary: temporary)
         #expect(result.status == 0, "\(result)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: label)).starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -226,7 +230,8 @@ struct OutputDestinationCommandTests {
         #expect(result.status == 0 && result.stdout.contains("<svg"), "\(result)")
         // Labels filling several SVG pages cannot go to standard output: refused once drawn, nothing written.
         let pages = folder.appendingPathComponent("pages.bin").path
-        result = try toFile(["labels", "--route", "L1", "--format", "svg", "--out", "-"], pages, temporary: temporary)
+        result = try toFile(
+            ["labels", "--route", "L1", "--format", "svg", "--proof", "--out", "-"], pages, temporary: temporary)
         #expect(result.status == 2 && result.stderr.contains("error: --out -: the labels fill "), "\(result)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: pages)).isEmpty)
         // Nothing is left behind: each staging folder goes with its command.

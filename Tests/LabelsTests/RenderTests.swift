@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Label rendering and the read-back check")
 struct RenderTests {
-    let builder = LabelPayloadBuilder(template: TestSupport.template(), feedID: "transit.example")
+    let builder = LabelPayloadBuilder(template: TestSupport.postedTemplate, feedID: "transit.example")
 
     func render(
         _ stops: [LabelStop], layout: LabelLayout = .single, format: LabelFormat = .png, barcode: Bool = false,
@@ -39,7 +39,7 @@ struct RenderTests {
         #expect(run.warnings.contains { $0.message.contains("shortened") })
         let file = URL(fileURLWithPath: run.files[0])
         let symbols = try TestSupport.decode(file)
-        #expect(symbols.filter { $0.symbology == .qrCode }.map(\.lossyText) == ["https://transit.example/s/2201"])
+        #expect(symbols.filter { $0.symbology == .qrCode }.map(\.lossyText) == ["https://stops.quito.test/s/2201"])
         #expect(symbols.filter { $0.symbology == .code128 }.map(\.lossyText) == ["2201"])
         try? FileManager.default.removeItem(at: dir)
     }
@@ -143,14 +143,14 @@ struct RenderTests {
     func wrongPayloadRefused() throws {
         let dir = TemporaryFolder.make("wrong")
         let renderer = LabelRenderer(options: LabelOptions(layout: .single, format: .png))
-        let other = try QRMatrix(encoding: "https://transit.example/s/9999", errorCorrection: .medium)
+        let other = try QRMatrix(encoding: "https://stops.quito.test/s/9999", errorCorrection: .medium)
         renderer.tamper = { label in if label.prepared.stop.id == "S3" { label.prepared.qr = other } }
         #expect {
             try renderer.run(
                 stops: TestSupport.stops, payloads: builder, output: dir.appendingPathComponent("x.png").path)
         } throws: { error in
             guard case LabelError.readBackFailed(let failures) = error, failures.count == 1 else { return false }
-            return failures[0].stopID == "S3" && failures[0].found == ["https://transit.example/s/9999"]
+            return failures[0].stopID == "S3" && failures[0].found == ["https://stops.quito.test/s/9999"]
         }
         #expect(TestSupport.listing(dir).isEmpty)
     }
@@ -185,7 +185,7 @@ struct RenderTests {
     func moduleSizeRefused() throws {
         let key = KeyPair.generate()
         let long = LabelPayloadBuilder(
-            template: TestSupport.template("https://transport.city-of-example.example/stops/labels/v1/{stop_code}"),
+            template: TestSupport.template("https://transport.city-of-example-xyz.test/stops/labels/v1/{stop_code}"),
             feedID: "transit.example", signingKey: key)
         let renderer = LabelRenderer(options: LabelOptions(layout: .a4x21, errorCorrection: .high))
         #expect { _ = try renderer.prepare(TestSupport.stops, payloads: long) } throws: { error in
@@ -257,7 +257,8 @@ struct RenderTests {
                 routes: [LabelRoute(name: "R\($0)", color: RGBColor(hex: "1B6EC2"))], agencies: ["Agencia"])
         }
         let key = KeyPair.generate()
-        let signed = LabelPayloadBuilder(template: TestSupport.template(), feedID: "transit.example", signingKey: key)
+        let signed = LabelPayloadBuilder(
+            template: TestSupport.postedTemplate, feedID: "transit.example", signingKey: key)
         let (run, dir) = try render(stops, layout: .a4, format: .pdf, builder: signed, name: "sheet")
         #expect(run.pages == 2)
         let pages = try TestSupport.rasterise(pdf: URL(fileURLWithPath: run.files[0]))

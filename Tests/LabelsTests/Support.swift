@@ -39,6 +39,10 @@ enum TestSupport {
         try! StopURLTemplate(pattern)
     }
 
+    /// A template with an address that is not a placeholder (`.test` is kept for tests, RFC 6761): labels with it
+    /// are printed without --proof. `transit.example`, the default's, is refused unless the copy is a proof.
+    static let postedTemplate = template("https://stops.quito.test/s/{stop_code}")
+
     /// A few stops with what real feeds throw at labels.
     static let stops: [LabelStop] = [
         LabelStop(

@@ -41,7 +41,8 @@ struct TimetablePosterTests {
             ])
     }()
 
-    static let payloads = LabelPayloadBuilder(template: try! StopURLTemplate("https://transit.example/s/{stop}"), feedID: "example")
+    static let payloads = LabelPayloadBuilder(
+        template: try! StopURLTemplate("https://stops.quito.test/s/{stop}"), feedID: "example")
 
     func attempt(_ tamper: ((inout [PosterPage]) -> Void)?) -> (Result<TimetablePrintResult, TimetablePrintError>, String) {
         let folder = TemporaryFolder.make("poster")

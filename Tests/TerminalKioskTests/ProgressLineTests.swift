@@ -73,7 +73,7 @@ import Testing
     @Test func labelsReportProgressToo() throws {
         let out = TemporaryFolder.make("progress-labels").appendingPathComponent("labels.pdf").path
         let result = try Programs.runKiosk([
-            "labels", "--stops", "2010", "2001", "--out", out, "--progress", "lines",
+            "labels", "--stops", "2010", "2001", "--proof", "--out", out, "--progress", "lines",
         ])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("progress stage=labels_read_back done=2 unit=labels percent=100.0"), "\(result)")

@@ -72,7 +72,7 @@ import Testing
         let labels = try Programs.runKiosk(
             [
                 "labels", "--stops", "1091", "--sign-key", dir.appendingPathComponent("label-signing.key").path,
-                "--json", "--out", dir.appendingPathComponent("l.pdf").path,
+                "--json", "--proof", "--out", dir.appendingPathComponent("l.pdf").path,
             ], environment: environment)
         #expect(labels.status == 0, "\(labels.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(labels.stdout.utf8)) as? [String: Any])
@@ -99,7 +99,7 @@ import Testing
         let printed = try Programs.runKiosk(
             [
                 "labels", "--stops", "1091", "--layout", "single", "--format", "png", "--sign-key",
-                dir.appendingPathComponent("label-signing.key").path, "--out", png.path,
+                dir.appendingPathComponent("label-signing.key").path, "--proof", "--out", png.path,
             ], environment: environment)
         #expect(printed.status == 0, "\(printed.stderr)")
         let scanned = try Programs.runKiosk(

@@ -317,12 +317,13 @@ import TransitModel
 
         // Labels for one operator's stops: --all --feed.
         let pdf = dir.appendingPathComponent("bus.pdf").path
-        let labels = try Programs.runKiosk(["labels", "--all", "--feed", "bus", "--db", db, "--out", pdf, "--json"])
+        let labels = try Programs.runKiosk(
+            ["labels", "--all", "--feed", "bus", "--db", db, "--proof", "--out", pdf, "--json"])
         #expect(labels.status == 0, "\(labels)")
         let json = try JSONSerialization.jsonObject(with: Data(labels.stdout.utf8)) as? [String: Any]
         let ids = (json?["labels"] as? [[String: Any]] ?? []).compactMap { $0["stop_id"] as? String }
         #expect(ids.sorted() == ["bus:1", "bus:2"])
-        let unknown = try Programs.runKiosk(["labels", "--all", "--feed", "tram", "--db", db, "--out", pdf])
+        let unknown = try Programs.runKiosk(["labels", "--all", "--feed", "tram", "--db", db, "--proof", "--out", pdf])
         #expect(unknown.status == 2 && unknown.stderr.contains("the route database has no feed 'tram'; its feeds: metro, bus"))
     }
 }

@@ -96,7 +96,7 @@ struct TimetableCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let pdf = folder.appendingPathComponent("poster.pdf").path
         let result = try Programs.runKiosk(
-            ["timetable", query, "--db", path, "--lang", "en", "--json", "--out", pdf] + arguments)
+            ["timetable", query, "--db", path, "--lang", "en", "--json", "--proof", "--out", pdf] + arguments)
         try #require(result.status == 0, "\(result)")
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -197,19 +197,25 @@ struct TimetableCommandTests {
         let keys = try Programs.runKiosk(["keys", "generate", "--out", folder.path])
         try #require(keys.status == 0, "\(keys)")
         let key = folder.appendingPathComponent("label-signing.key").path
-        let label = try Programs.runKiosk(["labels", "--stops", "1091", "--sign-key", key, "--json", "--out", folder.appendingPathComponent("l.pdf").path])
+        let label = try Programs.runKiosk(
+            [
+                "labels", "--stops", "1091", "--sign-key", key, "--json", "--proof", "--out",
+                folder.appendingPathComponent("l.pdf").path,
+            ])
         try #require(label.status == 0, "\(label)")
         let payload = try #require(
             (try JSONSerialization.jsonObject(with: Data(label.stdout.utf8)) as? [String: Any])
                 .flatMap { ($0["labels"] as? [[String: Any]])?.first?["payload"] as? String })
         let png = folder.appendingPathComponent("poster.png").path
-        let poster = try Programs.runKiosk(["timetable", "1091", "--date", "2026-11-25", "--sign-key", key, "--dpi", "150", "--out", png])
+        let poster = try Programs.runKiosk(
+            ["timetable", "1091", "--date", "2026-11-25", "--sign-key", key, "--dpi", "150", "--proof", "--out", png])
         try #require(poster.status == 0, "\(poster)")
         let read = try Programs.run(zbarimg, ["--raw", "-q", png])
         #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == payload)
         #expect(payload.hasPrefix("https://transit.example/s/1091?k="))
         // Unsigned: the plain URL.
-        let plain = try Programs.runKiosk(["timetable", "1091", "--date", "2026-11-25", "--layout", "single", "--dpi", "150", "--out", png])
+        let plain = try Programs.runKiosk(
+            ["timetable", "1091", "--date", "2026-11-25", "--layout", "single", "--dpi", "150", "--proof", "--out", png])
         try #require(plain.status == 0, "\(plain)")
         #expect(try Programs.run(zbarimg, ["--raw", "-q", png]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "https://transit.example/s/1091")
     }
@@ -258,7 +264,10 @@ struct TimetableCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("posters").path
         let result = try Programs.runKiosk(
-            ["timetable", "--all-stops", "--date", "2026-11-25", "--week", "--progress", "lines", "--out", out])
+            [
+                "timetable", "--all-stops", "--date", "2026-11-25", "--week", "--progress", "lines", "--proof", "--out",
+                out,
+            ])
         try #require(result.status == 0, "\(result)")
         let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".pdf") }
         #expect(written.contains("1091.pdf"))

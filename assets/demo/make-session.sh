@@ -13,6 +13,7 @@ labels=$(mktemp -d)
 trap 'rm -rf "$labels"' EXIT
 # One single-layout PNG per stop the recorded passenger shows (see DemoRecording.shots in DemoCommand.swift).
 for code in 2010 3001 1121 5007; do
-  "$kiosk" labels --stops "$code" --layout single --format png --dpi 300 --out "$labels/$code.png" >/dev/null
+  # The sample network's template is the placeholder address: proof copies, marked as such.
+  "$kiosk" labels --stops "$code" --layout single --format png --dpi 300 --proof --out "$labels/$code.png" >/dev/null
 done
 "$kiosk" demo --record assets/demo --label-images "$labels"

@@ -73,6 +73,21 @@ extension PosterPage {
     }
 }
 
+extension PosterPage {
+    /// Marks a proof copy: a red frame in the page margin and `words` across the top margin, above the content
+    /// (which starts 10 mm or more from the edge).
+    mutating func markProof(_ words: String, measurer: InkMeasurer) {
+        let inset = mm(3)
+        let corners = [(inset, inset), (width - inset, inset), (width - inset, height - inset), (inset, height - inset)]
+        for (index, corner) in corners.enumerated() {
+            rules.append(Rule(from: corner, to: corners[(index + 1) % 4], width: 1.5, color: ProofMark.color))
+        }
+        _ = addText(
+            words, .bold, 9, x: mm(12), top: mm(4.2), width: width - mm(24), color: ProofMark.color, align: 0.5,
+            measurer: measurer)
+    }
+}
+
 extension Canvas {
     /// Draws a poster page (or the part of it the surface covers).
     func draw(_ page: PosterPage, only region: Rect? = nil) {
@@ -158,6 +173,22 @@ final class InkMeasurer {
             if self.width(candidate, font, size) + overhang(candidate, font, size) <= width { return candidate }
         }
         return ""
+    }
+
+    /// `text` in at most `maxLines` lines of `width`, broken between words only: at `size`, else at the largest
+    /// smaller size (down to `minimum`, in half points) where it fits. Only when even `minimum` does not is the
+    /// rest wrapped beyond `maxLines` (and a single word wider than the line cut with "…").
+    func wrapWords(_ text: String, _ font: LabelFont, size: Double, minimum: Double, width: Double, maxLines: Int)
+        -> (lines: [String], size: Double)
+    {
+        var current = size
+        while true {
+            let words = text.split(separator: " ")
+            let lines = wrap(text, font, current, width: width)
+            let whole = words.allSatisfy { self.width(String($0), font, current) <= width }
+            if (lines.count <= maxLines && whole) || current <= minimum { return (lines, current) }
+            current = max(minimum, current - 0.5)
+        }
     }
 
     /// Words of `text` in lines no wider than `width`; a word wider than a line is cut with "…".

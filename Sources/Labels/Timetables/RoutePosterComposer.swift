@@ -1,13 +1,33 @@
 import Foundation
 import TransitModel
 
-/// Lays a route timetable out as a pocket timetable on landscape pages: stops as rows, trips as columns; when the
-/// trips do not fit across, the next page carries on with the stop column repeated, and when the stops do not
-/// fit down, the rows carry on over pages the same way.
+/// Lays a route timetable out as a pocket timetable on landscape pages: stops as rows, trips as columns, in strips
+/// of trips one under another, each strip with the stop column, as many to a page as fit. The type is the largest
+/// (between 7 and 12 points on A4) that prints the timetable on the fewest pages, so a short table is set large
+/// and a long one fills its pages. When the stops do not fit down a page even at the smallest size, the rows carry
+/// on over pages, the stop column repeated.
 struct RoutePosterComposer {
     let measurer: InkMeasurer
     let language: Language
     let layout: TimetableLayout
+
+    /// Type sizes tried, largest first (points, before the layout's scale).
+    static let largestSize = 12.0, smallestSize = 7.0
+
+    /// The table's geometry at one type size.
+    struct Plan {
+        var textSize: Double
+        var rowHeight: Double
+        var headRow: Double
+        var stopWidth: Double
+        var columnWidths: [Double]
+        /// Trips of each strip.
+        var strips: [Range<Int>]
+        /// Stops of each page's part of a strip: all of them, unless they do not fit down a page.
+        var rowBlocks: [Range<Int>]
+        var stripsPerPage: Int
+        var pages: Int
+    }
 
     func compose(_ timetable: RouteTimetable, footer: String) -> [PosterPage] {
         let s = layout.scale
@@ -15,8 +35,6 @@ struct RoutePosterComposer {
         let width = mm(size.height), height = mm(size.width)  // landscape
         let margin = mm(10)
         let left = margin, right = width - margin
-        let textSize = 7 * s, headerSize = 7 * s
-        let rowHeight = textSize * 1.5
         let footerSize = 7.0
         let bottom = height - margin - footerSize * 1.6
 
@@ -29,46 +47,44 @@ struct RoutePosterComposer {
             legend.append(
                 (mark, TimetableText.towards(LabelComposer.clean(trip.headsign), language)))
         }
-
-        let names = timetable.stops.map { LabelComposer.clean($0.name) + ($0.code.map { " [\(LabelComposer.clean($0))]" } ?? "") }
-        let stopWidth = min(
-            mm(75) * s, (names.map { measurer.width($0, .regular, textSize) }.max() ?? 40) + 10)
-        let timeWidth = measurer.width("00:00", .regular, textSize) + 7
-        let rangeWidth = measurer.width("00:00–00:00", .regular, textSize) + 7
-        let columnWidths = timetable.trips.map { trip -> Double in
-            trip.headwaySeconds == nil ? timeWidth : max(rangeWidth, measurer.width(TimetableText.every(trip.headwaySeconds!, language), .regular, headerSize) + 7)
+        let names = timetable.stops.map {
+            LabelComposer.clean($0.name) + ($0.code.map { " [\(LabelComposer.clean($0))]" } ?? "")
         }
 
-        // The header's height, the same on every page.
+        // The header: badge, and the route's name and direction wrapped beside it (two lines at most).
         let titleSize = 14 * s
-        let headerLines = [
-            PosterType.line(top: 0, size: titleSize).height, PosterType.line(top: 0, size: 9 * s).height,
-            timetable.timepointsOnly ? PosterType.line(top: 0, size: 8 * s).height : 0,
-        ]
-        let tableTop = margin + headerLines.reduce(0, +) + mm(3)
-        let headRow = PosterType.line(top: 0, size: headerSize).height + 3
-        let legendHeight = legend.isEmpty ? 0 : PosterType.line(top: 0, size: 7 * s).height * Double((legend.count + 3) / 4) + 4
-        let rowsPerPage = max(1, Int((bottom - legendHeight - tableTop - headRow) / rowHeight))
+        let titleLine = PosterType.line(top: 0, size: titleSize).height
+        let label = measurer.fit(LabelComposer.clean(timetable.route.label), .bold, titleSize, width: mm(50))
+        let badgeWidth = measurer.width(label, .bold, titleSize) + 10
+        let title =
+            (timetable.route.longName.map { LabelComposer.clean($0) + " · " } ?? "")
+            + TimetableText.towards(LabelComposer.clean(timetable.headsign), language)
+        let titleWidth = right - left - badgeWidth - mm(3)
+        let wrappedTitle = measurer.wrapWords(
+            title, .bold, size: titleSize, minimum: 10 * s, width: titleWidth - 1, maxLines: 2)
+        let titleHeight = max(
+            titleLine, Double(wrappedTitle.lines.count) * PosterType.line(top: 0, size: wrappedTitle.size).height)
+        let headerHeight =
+            titleHeight + PosterType.line(top: 0, size: 9 * s).height
+            + (timetable.timepointsOnly ? PosterType.line(top: 0, size: 8 * s).height : 0)
+        let tableTop = margin + headerHeight + mm(3)
+        let legendLine = PosterType.line(top: 0, size: 7 * s).height
+        let legendHeight = legend.isEmpty ? 0 : legendLine * Double((legend.count + 3) / 4) + 4
+        let available = bottom - legendHeight - tableTop
 
-        // Column blocks that fit across a page.
-        var blocks: [Range<Int>] = []
-        var start = 0
-        while start < columnWidths.count {
-            var used = 0.0, end = start
-            while end < columnWidths.count && (end == start || used + columnWidths[end] <= right - left - stopWidth) {
-                used += columnWidths[end]
-                end += 1
-            }
-            blocks.append(start..<end)
-            start = end
-        }
-        let rowBlocks = stride(from: 0, to: max(1, names.count), by: rowsPerPage).map {
-            $0..<min(names.count, $0 + rowsPerPage)
-        }
+        let plan = Self.choosePlan(
+            (Self.smallestSize * s).stride(to: Self.largestSize * s), trips: timetable.trips, stops: names,
+            tableWidth: right - left, available: available, measurer: measurer, language: language)
 
         var pages: [PosterPage] = []
-        for block in blocks {
-            for rows in rowBlocks {
+        let stripGap = plan.rowHeight * 1.2
+        // Pages: each row block of each group of strips.
+        var groups: [[Range<Int>]] = []
+        for first in stride(from: 0, to: plan.strips.count, by: plan.stripsPerPage) {
+            groups.append(Array(plan.strips[first..<min(plan.strips.count, first + plan.stripsPerPage)]))
+        }
+        for group in groups {
+            for rows in plan.rowBlocks {
                 var page = PosterPage(width: width, height: height)
                 func text(
                     _ string: String, _ font: LabelFont, _ size: Double, x: Double, top: Double, width boxWidth: Double,
@@ -79,22 +95,20 @@ struct RoutePosterComposer {
                         measurer: measurer)
                 }
                 var y = margin
-                // Header: badge and name, direction and date, operator.
-                let label = measurer.fit(LabelComposer.clean(timetable.route.label), .bold, titleSize, width: mm(50))
-                let badgeWidth = measurer.width(label, .bold, titleSize) + 10
                 let fill = RGBColor(hex: timetable.route.color) ?? RGBColor(red: 0.2, green: 0.2, blue: 0.2)
                 var ink = RGBColor(hex: timetable.route.textColor) ?? .white
                 if ink.contrast(with: fill) < 3 { ink = fill.luminance > 0.4 ? .black : .white }
                 page.fills.append(
                     PosterPage.Fill(
-                        rect: Rect(x: left, y: y, width: badgeWidth, height: headerLines[0]), color: fill,
-                        radius: headerLines[0] * 0.2))
+                        rect: Rect(x: left, y: y, width: badgeWidth, height: titleLine), color: fill,
+                        radius: titleLine * 0.2))
                 _ = text(label, .bold, titleSize, x: left + 4, top: y, width: badgeWidth - 8, color: ink)
-                let title =
-                    (timetable.route.longName.map { LabelComposer.clean($0) + " · " } ?? "")
-                    + TimetableText.towards(LabelComposer.clean(timetable.headsign), language)
-                _ = text(title, .bold, titleSize, x: left + badgeWidth + mm(3), top: y, width: right - left - badgeWidth - mm(3))
-                y += headerLines[0]
+                var titleTop = y + (titleLine - PosterType.line(top: 0, size: wrappedTitle.size).height) / 2
+                for line in wrappedTitle.lines {
+                    titleTop += text(
+                        line, .bold, wrappedTitle.size, x: left + badgeWidth + mm(3), top: titleTop, width: titleWidth)
+                }
+                y += titleHeight
                 let dateLine =
                     TimetableText.routeTimetableTitle(language) + " · "
                     + TimetableText.longDate(timetable.date, language) + " · "
@@ -104,61 +118,18 @@ struct RoutePosterComposer {
                     y += text(TimetableText.timepointsNote(language), .regular, 8 * s, x: left, top: y, width: right - left)
                 }
                 y = tableTop
-                // Column headers.
-                page.fills.append(
-                    PosterPage.Fill(rect: Rect(x: left, y: y, width: right - left, height: headRow), color: StopPosterComposer.headerBand))
-                _ = text(TimetableText.stopHeading(language), .bold, headerSize, x: left + 3, top: y + 1.5, width: stopWidth - 6)
-                var x = left + stopWidth
-                var columnX: [Double] = []
-                for index in block {
-                    columnX.append(x)
-                    let trip = timetable.trips[index]
-                    var head = trip.headwaySeconds.map { TimetableText.every($0, language) } ?? ""
-                    if let mark = marks[trip.headsign] { head += head.isEmpty ? mark : " " + mark }
-                    if !head.isEmpty {
-                        _ = text(head, .bold, headerSize, x: x + 2, top: y + 1.5, width: columnWidths[index] - 4, align: 0.5)
-                    }
-                    x += columnWidths[index]
+                for block in group {
+                    y = drawStrip(
+                        &page, timetable: timetable, plan: plan, block: block, rows: rows, names: names, marks: marks,
+                        left: left, top: y) + stripGap
                 }
-                y += headRow
-                let regionTop = y
-                for (position, row) in rows.enumerated() {
-                    if position % 2 == 1 {
-                        page.fills.append(
-                            PosterPage.Fill(
-                                rect: Rect(x: left, y: y, width: x - left, height: rowHeight), color: StopPosterComposer.band))
-                    }
-                    let top = y + (rowHeight - PosterType.line(top: 0, size: textSize).height) / 2
-                    _ = text(names[row], .regular, textSize, x: left + 3, top: top, width: stopWidth - 6)
-                    for (offset, index) in block.enumerated() {
-                        let trip = timetable.trips[index]
-                        let cell: String
-                        if let time = trip.times[row] {
-                            if trip.headwaySeconds != nil, let last = trip.lastTimes?[row] ?? nil {
-                                cell = TimetableText.clock(time) + "–" + TimetableText.clock(last)
-                            } else {
-                                cell = TimetableText.clock(time)
-                            }
-                        } else {
-                            cell = "–"
-                        }
-                        _ = text(cell, .regular, textSize, x: columnX[offset] + 2, top: top, width: columnWidths[index] - 4, align: 0.5)
-                    }
-                    y += rowHeight
-                }
-                page.regions.append(
-                    PosterPage.Region(
-                        kind: "route", section: 0, column: block.lowerBound,
-                        rect: Rect(x: left, y: regionTop, width: x - left, height: y - regionTop)))
-                page.rules.append(PosterPage.Rule(from: (left + stopWidth, tableTop), to: (left + stopWidth, y), width: 0.5, color: .black))
-                page.rules.append(PosterPage.Rule(from: (left, y), to: (x, y), width: 0.5, color: .black))
-                y += 4
+                y -= stripGap - 4
                 // Legend, four marks a line.
                 var legendX = left
                 let legendWidth = (right - left) / 4
                 for (index, entry) in legend.enumerated() {
                     if index > 0 && index % 4 == 0 {
-                        y += PosterType.line(top: 0, size: 7 * s).height
+                        y += legendLine
                         legendX = left
                     }
                     _ = text("\(entry.mark)  \(entry.text)", .regular, 7 * s, x: legendX, top: y, width: legendWidth - 4)
@@ -180,6 +151,152 @@ struct RoutePosterComposer {
             pages[index] = page
         }
         return pages
+    }
+
+    /// The plan at the largest size that needs the fewest pages.
+    static func choosePlan(
+        _ sizes: [Double], trips: [RouteTimetableTrip], stops names: [String], tableWidth: Double,
+        available: Double, measurer: InkMeasurer, language: Language
+    ) -> Plan {
+        var best: Plan?
+        for textSize in sizes.reversed() {
+            let plan = Self.plan(
+                textSize, trips: trips, stops: names, tableWidth: tableWidth, available: available, measurer: measurer,
+                language: language)
+            if best == nil || plan.pages < best!.pages { best = plan }
+        }
+        return best!
+    }
+
+    static func plan(
+        _ textSize: Double, trips: [RouteTimetableTrip], stops names: [String], tableWidth: Double,
+        available: Double, measurer: InkMeasurer, language: Language
+    ) -> Plan {
+        let rowHeight = textSize * 1.5
+        let headRow = PosterType.line(top: 0, size: textSize).height + 3
+        // The stop column takes what its longest name needs, up to a third of the width (longer names are cut).
+        let stopWidth = min(
+            tableWidth / 3, (names.map { measurer.width($0, .regular, textSize) }.max() ?? 40) + 10)
+        let timeWidth = measurer.width("00:00", .regular, textSize) + 0.7 * textSize + 3
+        let rangeWidth = measurer.width("00:00–00:00", .regular, textSize) + 0.7 * textSize + 3
+        let columnWidths = trips.map { trip -> Double in
+            guard let headway = trip.headwaySeconds else { return timeWidth }
+            return max(rangeWidth, measurer.width(TimetableText.every(headway, language), .bold, textSize) + 7)
+        }
+        let across = tableWidth - stopWidth
+        // Strips that fit across, then the trips spread evenly over that many.
+        func strips(atMost count: Int) -> [Range<Int>] {
+            var result: [Range<Int>] = []
+            var start = 0
+            while start < columnWidths.count {
+                var used = 0.0, end = start
+                while end < columnWidths.count && end - start < count
+                    && (end == start || used + columnWidths[end] <= across)
+                {
+                    used += columnWidths[end]
+                    end += 1
+                }
+                result.append(start..<end)
+                start = end
+            }
+            return result
+        }
+        var chosen = strips(atMost: .max)
+        if chosen.count > 1 {
+            let even = strips(atMost: (columnWidths.count + chosen.count - 1) / chosen.count)
+            if even.count == chosen.count { chosen = even }
+        }
+        let stripHeight = headRow + Double(names.count) * rowHeight
+        if stripHeight <= available {
+            let perPage = max(1, Int((available + rowHeight * 1.2) / (stripHeight + rowHeight * 1.2)))
+            return Plan(
+                textSize: textSize, rowHeight: rowHeight, headRow: headRow, stopWidth: stopWidth,
+                columnWidths: columnWidths, strips: chosen, rowBlocks: [0..<names.count], stripsPerPage: perPage,
+                pages: (chosen.count + perPage - 1) / perPage)
+        }
+        let rowsPerPage = max(1, Int((available - headRow) / rowHeight))
+        let rowBlocks = stride(from: 0, to: max(1, names.count), by: rowsPerPage).map {
+            $0..<min(names.count, $0 + rowsPerPage)
+        }
+        return Plan(
+            textSize: textSize, rowHeight: rowHeight, headRow: headRow, stopWidth: stopWidth,
+            columnWidths: columnWidths, strips: chosen, rowBlocks: rowBlocks, stripsPerPage: 1,
+            pages: chosen.count * rowBlocks.count)
+    }
+
+    /// One strip: the header row, then a row per stop of `rows` with the trips of `block`. Returns its foot.
+    func drawStrip(
+        _ page: inout PosterPage, timetable: RouteTimetable, plan: Plan, block: Range<Int>, rows: Range<Int>,
+        names: [String], marks: [String: String], left: Double, top: Double
+    ) -> Double {
+        let textSize = plan.textSize, rowHeight = plan.rowHeight, stopWidth = plan.stopWidth
+        func text(_ string: String, _ font: LabelFont, x: Double, top: Double, width: Double, align: Double = 0) {
+            _ = page.addText(
+                string, font, textSize, x: x, top: top, width: width, align: align, measurer: measurer)
+        }
+        let tableRight = left + stopWidth + block.reduce(0) { $0 + plan.columnWidths[$1] }
+        var y = top
+        page.fills.append(
+            PosterPage.Fill(
+                rect: Rect(x: left, y: y, width: tableRight - left, height: plan.headRow),
+                color: StopPosterComposer.headerBand))
+        text(TimetableText.stopHeading(language), .bold, x: left + 3, top: y + 1.5, width: stopWidth - 6)
+        var x = left + stopWidth
+        var columnX: [Double] = []
+        for index in block {
+            columnX.append(x)
+            let trip = timetable.trips[index]
+            var head = trip.headwaySeconds.map { TimetableText.every($0, language) } ?? ""
+            if let mark = marks[trip.headsign] { head += head.isEmpty ? mark : " " + mark }
+            if !head.isEmpty {
+                text(head, .bold, x: x + 2, top: y + 1.5, width: plan.columnWidths[index] - 4, align: 0.5)
+            }
+            x += plan.columnWidths[index]
+        }
+        y += plan.headRow
+        let regionTop = y
+        for (position, row) in rows.enumerated() {
+            if position % 2 == 1 {
+                page.fills.append(
+                    PosterPage.Fill(
+                        rect: Rect(x: left, y: y, width: tableRight - left, height: rowHeight),
+                        color: StopPosterComposer.band))
+            }
+            let lineTop = y + (rowHeight - PosterType.line(top: 0, size: textSize).height) / 2
+            text(names[row], .regular, x: left + 3, top: lineTop, width: stopWidth - 6)
+            for (offset, index) in block.enumerated() {
+                let trip = timetable.trips[index]
+                let cell: String
+                if let time = trip.times[row] {
+                    if trip.headwaySeconds != nil, let last = trip.lastTimes?[row] ?? nil {
+                        cell = TimetableText.clock(time) + "–" + TimetableText.clock(last)
+                    } else {
+                        cell = TimetableText.clock(time)
+                    }
+                } else {
+                    cell = "–"
+                }
+                text(
+                    cell, .regular, x: columnX[offset] + 2, top: lineTop, width: plan.columnWidths[index] - 4,
+                    align: 0.5)
+            }
+            y += rowHeight
+        }
+        page.regions.append(
+            PosterPage.Region(
+                kind: "route", section: 0, column: block.lowerBound,
+                rect: Rect(x: left, y: regionTop, width: tableRight - left, height: y - regionTop)))
+        page.rules.append(
+            PosterPage.Rule(from: (left + stopWidth, top), to: (left + stopWidth, y), width: 0.5, color: .black))
+        page.rules.append(PosterPage.Rule(from: (left, y), to: (tableRight, y), width: 0.5, color: .black))
+        return y
+    }
+}
+
+extension Double {
+    /// `self`, `self + 0.5`, … up to `end`: the type sizes tried.
+    fileprivate func stride(to end: Double) -> [Double] {
+        Swift.stride(from: self, through: end + 1e-9, by: 0.5).map { $0 }
     }
 }
 

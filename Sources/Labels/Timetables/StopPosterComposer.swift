@@ -215,14 +215,39 @@ struct StopPosterComposer {
             }
 
             let badgeSize = 11 * s
-            let titleHeight = badgeSize * 1.6 + mm(2)
-            let dayHeight = PosterType.line(top: 0, size: daySize).height + 4
+            /// The route's badge and its heading ("to 109 Maryland Pkwy Northbound"): the heading wraps between
+            /// words, up to three lines, shrinking only when three lines at the badge's size are not enough.
+            func titleLayout(continued: Bool)
+                -> (badge: String, badgeWidth: Double, lines: [String], size: Double, height: Double)
+            {
+                let shown = measurer.fit(LabelComposer.clean(section.route.label), .bold, badgeSize, width: mm(40))
+                let badgeWidth = measurer.width(shown, .bold, badgeSize) + 10
+                var title = TimetableText.towards(LabelComposer.clean(section.headsign), language)
+                if continued { title += " " + TimetableText.continued(language) }
+                let width = right - left - badgeWidth - mm(3)
+                let wrapped = measurer.wrapWords(
+                    title, .bold, size: badgeSize, minimum: 7 * s, width: width - 1, maxLines: 3)
+                let lineHeight = PosterType.line(top: 0, size: wrapped.size).height
+                let badgeHeight = badgeSize * 1.6
+                let textHeight = (badgeHeight - lineHeight) / 2 + Double(wrapped.lines.count) * lineHeight
+                return (shown, badgeWidth, wrapped.lines, wrapped.size, max(badgeHeight, textHeight) + mm(2))
+            }
+            let titleHeight = titleLayout(continued: false).height
+            // Day-type headings ("Saturdays, Sundays and holidays") wrap between words in a narrow column, up to two
+            // lines, shrinking only when two lines are not enough.
+            let dayLabels = section.columns.map { column in
+                measurer.wrapWords(
+                    TimetableText.dayType(column.dayType, language), .bold, size: daySize, minimum: 6.5,
+                    width: columnWidth - 7, maxLines: 2)
+            }
+            let dayHeight =
+                (dayLabels.map { Double($0.lines.count) * PosterType.line(top: 0, size: $0.size).height }.max()
+                    ?? PosterType.line(top: 0, size: daySize).height) + 4
             var regionTops: [Double] = Array(repeating: 0, count: columnCount)
 
             func sectionTitle(continued: Bool) {
-                let label = LabelComposer.clean(section.route.label)
-                let shown = measurer.fit(label, .bold, badgeSize, width: mm(40))
-                let badgeWidth = measurer.width(shown, .bold, badgeSize) + 10
+                let layout = titleLayout(continued: continued)
+                let shown = layout.badge, badgeWidth = layout.badgeWidth
                 let fill = RGBColor(hex: section.route.color) ?? RGBColor(red: 0.2, green: 0.2, blue: 0.2)
                 var ink = RGBColor(hex: section.route.textColor) ?? .white
                 if ink.contrast(with: fill) < 3 { ink = fill.luminance > 0.4 ? .black : .white }
@@ -231,19 +256,24 @@ struct StopPosterComposer {
                 let line = PosterType.line(top: 0, size: badgeSize)
                 let top = y + (badge.height - line.height) / 2
                 _ = text(shown, .bold, badgeSize, x: left + 4, top: top, width: badgeWidth - 8, color: ink)
-                var title = TimetableText.towards(LabelComposer.clean(section.headsign), language)
-                if continued { title += " " + TimetableText.continued(language) }
-                _ = text(title, .bold, badgeSize, x: badge.maxX + mm(3), top: top, width: right - badge.maxX - mm(3))
-                y += titleHeight
+                // The first line beside the badge, centred on it as the badge's label is; the rest below.
+                var lineTop = y + (badge.height - PosterType.line(top: 0, size: layout.size).height) / 2
+                for line in layout.lines {
+                    lineTop += text(
+                        line, .bold, layout.size, x: badge.maxX + mm(3), top: lineTop,
+                        width: right - badge.maxX - mm(3))
+                }
+                y += layout.height
             }
             func dayHeader() {
                 page.fills.append(
                     PosterPage.Fill(rect: Rect(x: left, y: y, width: right - left, height: dayHeight), color: Self.headerBand))
-                for (index, column) in section.columns.enumerated() {
+                for (index, label) in dayLabels.enumerated() {
                     let x = left + Double(index) * columnWidth
-                    let label = TimetableText.dayType(column.dayType, language)
-                    let size = fitted(label, .bold, daySize, minimum: 6.5, width: columnWidth - 6)
-                    _ = text(label, .bold, size, x: x + 3, top: y + 2, width: columnWidth - 6)
+                    var top = y + 2
+                    for line in label.lines {
+                        top += text(line, .bold, label.size, x: x + 3, top: top, width: columnWidth - 6)
+                    }
                 }
                 y += dayHeight
                 for index in 0..<columnCount { regionTops[index] = y }

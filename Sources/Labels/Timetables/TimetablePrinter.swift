@@ -14,11 +14,15 @@ public struct TimetablePrintOptions: Sendable, Hashable {
     /// Probe the output's folder before writing (a file that can be created there). A caller writing thousands of
     /// files into one folder it has checked leaves this off: each probe lists the folder.
     public var probeOutput: Bool
+    /// A proof copy of a stop's poster: allowed with the placeholder address (`PlaceholderAddress`), every page
+    /// framed in red and saying, in its language, that it is not for posting.
+    public var proof: Bool
 
     public init(
         layout: TimetableLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 200, language: Language = .es,
-        title: String = "StopKiosk", probeOutput: Bool = true
+        title: String = "StopKiosk", probeOutput: Bool = true, proof: Bool = false
     ) {
+        self.proof = proof
         self.layout = layout
         self.format = format
         self.dpi = dpi
@@ -89,6 +93,11 @@ public final class TimetablePrinter {
         _ timetable: StopTimetable, payloads: LabelPayloadBuilder, output: String
     ) throws(TimetablePrintError) -> TimetablePrintResult {
         let stop = LabelStop(id: timetable.stop.id, code: timetable.stop.code, name: timetable.stop.name)
+        do {
+            try PlaceholderAddress.check(payloads.template, proof: options.proof)
+        } catch {
+            throw .label(error)
+        }
         let value: String, payload: String
         let matrix: QRMatrix
         do {
@@ -110,6 +119,11 @@ public final class TimetablePrinter {
             timetable,
             header: StopPosterComposer.Header(
                 payload: payload, qr: matrix, displayURL: display, code: value, footer: options.title))
+        if options.proof {
+            let placeholder = PlaceholderAddress.host(ofAddress: payload) != nil
+            let words = ProofMark.text(placeholder: placeholder, options.language)
+            for index in pages.indices { pages[index].markProof(words, measurer: measurer) }
+        }
         tamper?(&pages)
         return try finish(pages, what: "timetable of stop \(Terminal.clean(timetable.stop.id, 60))", output: output)
     }
