@@ -342,6 +342,32 @@ import TransitStore
     /// `kiosk message list` shows each message's times in the zone it was written for, whatever route database
     /// the listing runs with (without --db, the sample network's, five hours behind Madrid, which the listing
     /// used); a file that is not a messages file is refused without talk of overwriting: list only reads.
+    /// Issue 37: every line the message commands print ends with a newline, on standard output and standard error,
+    /// so a shell prompt or the next command's output never runs on from the last line.
+    @Test func everyOutputLineOfTheMessageCommandsEnds() throws {
+        let file = S.temporaryDirectory("messages-lines").appendingPathComponent("messages.pb").path
+        var outputs: [(String, ProcessResult)] = []
+        outputs.append(("list of no file", try Self.kiosk(["list", "--file", file])))
+        outputs.append((
+            "add (ended)",
+            try Self.kiosk([
+                "add", "--text-es", "Obras", "--text-en", "Works", "--all", "--from", "2026-01-01", "--until",
+                "2026-01-02", "--out", file,
+            ])))
+        outputs.append(("list", try Self.kiosk(["list", "--file", file])))
+        outputs.append(("list --json", try Self.kiosk(["list", "--file", file, "--json"])))
+        outputs.append(("remove", try Programs.runKiosk(["message", "remove", "msg-1", "--file", file])))
+        outputs.append(("list of an emptied file", try Self.kiosk(["list", "--file", file])))
+        outputs.append(("remove unknown", try Programs.runKiosk(["message", "remove", "msg-1", "--file", file])))
+        for (what, result) in outputs {
+            #expect(!result.stdout.isEmpty || !result.stderr.isEmpty, "\(what) printed nothing")
+            for stream in [result.stdout, result.stderr] where !stream.isEmpty {
+                #expect(stream.hasSuffix("\n"), "\(what): \(stream.debugDescription)")
+            }
+        }
+        #expect(outputs[1].1.stderr.contains("has already ended"), "\(outputs[1].1)")
+    }
+
     @Test func theListingShowsTheZoneTheMessageWasWrittenFor() throws {
         let feed = TemporaryFolder.make(
             "madrid",
