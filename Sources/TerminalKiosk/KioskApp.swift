@@ -69,6 +69,7 @@ public final class KioskApp {
         state = KioskState(
             language: options.config.language, idleTimeout: TimeInterval(options.config.idleTimeoutSeconds),
             hasHomeStop: options.config.homeStop != nil, now: now)
+        state.conventions = options.config.passengerLocale
         writer = TerminalFrameWriter(colorMode: options.plainText ? .basic16 : TerminalColorMode.detect())
         size = options.plainSize
         let speech = options.config.speech
@@ -341,7 +342,8 @@ public final class KioskApp {
             for: stop, at: now, windowMinutes: options.config.windowMinutes,
             nearbyRadiusMeters: options.config.nearbyRadiusMeters, live: livePolling.live, now: now,
             language: state.language.rawValue)
-        return KioskStopBoard(stop: stop, view: view)
+        // Names as the feed translates them into the screen's language (F2 looks the board up again).
+        return KioskStopBoard(stop: stop, view: database.translated(view, into: state.language))
     }
 
     // MARK: - Database

@@ -295,6 +295,10 @@ public struct KioskState: Sendable, Equatable {
     public var screen: KioskScreen = .idle
     public var language: Language
     public let defaultLanguage: Language
+    /// The clock, dates and units of the process's passenger locale (`KioskConfig.passengerLocale`).
+    public var conventions = PassengerLocale.standard
+    /// The passenger locale in the screen's language.
+    public var locale: PassengerLocale { conventions.speaking(language) }
     /// Seconds without a key or a scan after which the kiosk goes back to idle.
     public var idleTimeout: TimeInterval
     /// How long a notice stays up.

@@ -62,8 +62,9 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
 
     /// "language en (feed_info.feed_lang), US conventions: 12-hour, m/d/y, feet and miles (agency_timezone …)".
     public var description: String {
-        "language \(language.rawValue) (\(languageSource)), "
-            + "\(region.map { "\($0) conventions" } ?? "no country"): \(clock.rawValue) clock, dates \(dates.rawValue), "
+        let country = region.map { "\($0) conventions" } ?? "no country"
+        return "language \(language.rawValue) (\(languageSource)), "
+            + "\(country): \(clock.rawValue) clock, dates \(dates.rawValue), "
             + "\(units.rawValue) (\(regionSource.isEmpty ? "default" : regionSource))"
     }
 
@@ -147,7 +148,8 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
 
     static func feedLanguage(_ feed: FeedFacts) -> (Language, String)? {
         if let tag = feed.feedLang.map(primaryTag) {
-            if tag == "mul", let fallback = feed.defaultLang.map(primaryTag), let language = Language(rawValue: fallback)
+            if tag == "mul", let fallback = feed.defaultLang.map(primaryTag),
+                let language = Language(rawValue: fallback)
             {
                 return (language, "feed_info.default_lang \(fallback) (feed_lang mul)")
             }

@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func aLanguageWeDoNotSpeakKeepsSpanishWithTheCountrysConventions() {
-        let vilnius = PassengerLocale.decide(feed: Facts(feedLang: "lt", agencyLangs: ["lt"], timeZone: "Europe/Vilnius"))
+        let vilnius = PassengerLocale.decide(
+            feed: Facts(feedLang: "lt", agencyLangs: ["lt"], timeZone: "Europe/Vilnius"))
         #expect(vilnius.language == .es)
         #expect(vilnius.languageSource.hasPrefix("default: the feed names no language"))
         #expect(vilnius.region == "LT" && vilnius.clock == .twentyFourHour && vilnius.dates == .iso)
