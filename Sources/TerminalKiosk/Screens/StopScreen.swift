@@ -63,10 +63,13 @@ extension KioskScreenBuilder {
         }
     }
 
-    static func nearbyLines(_ view: StopView, lang: Language, width: Int) -> [ScreenLine] {
+    static func nearbyLines(_ view: StopView, locale: PassengerLocale, width: Int) -> [ScreenLine] {
         view.nearby.map { near in
             let name = stopLabel(near.stop)
-            let distance = String(format: "%4d m %@", near.distanceMeters, near.direction.rawValue)
+            let metres = locale.distance(meters: near.distanceMeters)
+            let distance =
+                String(repeating: " ", count: max(0, 6 - ScreenCanvas.width(of: metres))) + metres + " "
+                + near.direction.rawValue
             let routes = near.routes.map { clean($0, 10) }.joined(separator: ", ")
             let nameW = max(8, min(36, width - 2 - 10 - 2 - ScreenCanvas.width(of: routes)))
             let n = ScreenCanvas.truncate(name, to: nameW)
@@ -150,7 +153,8 @@ extension KioskScreenBuilder {
                 sections.append(
                     (
                         ScreenLine([
-                            ScreenSpan(" " + Message.firstAndLast(date: view.serviceDate).text(lang), sectionStyle)
+                            ScreenSpan(
+                                " " + state.locale.firstAndLastHeading(serviceDate: view.serviceDate), sectionStyle)
                         ]),
                         spanLines(view, zone: zone, lang: lang, width: rightW - 1)
                     ))
@@ -158,15 +162,15 @@ extension KioskScreenBuilder {
             sections.append(
                 (
                     ScreenLine([
-                        ScreenSpan(" " + Message.nearby(meters: view.nearbyRadiusMeters).text(lang), sectionStyle)
+                        ScreenSpan(" " + state.locale.nearbyHeading(meters: view.nearbyRadiusMeters), sectionStyle)
                     ]),
                     view.nearby.isEmpty
                         ? [
                             ScreenLine([
-                                ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang))
+                                ScreenSpan("  " + state.locale.noNearbyStops(meters: view.nearbyRadiusMeters))
                             ])
                         ]
-                        : nearbyLines(view, lang: lang, width: rightW - 1)
+                        : nearbyLines(view, locale: state.locale, width: rightW - 1)
                 ))
             for (title, lines) in sections where right < body.upperBound {
                 draw(&canvas, title, row: right, column: rightX, width: rightW)
@@ -198,10 +202,10 @@ extension KioskScreenBuilder {
             : view.nearby.isEmpty
                 ? [
                     ScreenLine([
-                        ScreenSpan("  " + Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang), .dim)
+                        ScreenSpan("  " + state.locale.noNearbyStops(meters: view.nearbyRadiusMeters), .dim)
                     ])
                 ]
-                : nearbyLines(view, lang: lang, width: w)
+                : nearbyLines(view, locale: state.locale, width: w)
         // Departures first (at least 5 rows, or all of them); then first/last and nearby if they fit.
         let minimumDepartures = min(departures.count, 8)
         var extra: [ScreenLine] = []
@@ -210,7 +214,9 @@ extension KioskScreenBuilder {
             let take = min(spans.count, extraRoom - 2)
             extra.append(.empty)
             extra.append(
-                ScreenLine([ScreenSpan(" " + Message.firstAndLast(date: view.serviceDate).text(lang), sectionStyle)]))
+                ScreenLine([
+                    ScreenSpan(" " + state.locale.firstAndLastHeading(serviceDate: view.serviceDate), sectionStyle)
+                ]))
             extra += spans.prefix(take)
             extraRoom -= take + 2
         }
@@ -218,8 +224,9 @@ extension KioskScreenBuilder {
             let take = min(nearby.count, extraRoom - 2)
             extra.append(.empty)
             extra.append(
-                ScreenLine([ScreenSpan(" " + Message.nearby(meters: view.nearbyRadiusMeters).text(lang), sectionStyle)])
-            )
+                ScreenLine([
+                    ScreenSpan(" " + state.locale.nearbyHeading(meters: view.nearbyRadiusMeters), sectionStyle)
+                ]))
             extra += nearby.prefix(take)
         }
         let departureRoom = remaining - 1 - extra.count
