@@ -324,15 +324,19 @@ struct PageRoutes {
         frame: (String) -> PageRenderer.Frame
     ) throws -> StopPage {
         do {
-            let view = try service.stopView(
-                database, for: stop, at: at, window: service.config.windowMinutes,
-                nearby: service.config.nearbyRadiusMeters, language: lang)
-            return stopModel(view, language: lang, frame: frame(view.stop.name))
+            let view = database.translated(
+                try service.stopView(
+                    database, for: stop, at: at, window: service.config.windowMinutes,
+                    nearby: service.config.nearbyRadiusMeters, language: lang), into: lang)
+            return stopModel(
+                view, language: lang, conventions: service.config.passengerLocale, frame: frame(view.stop.name))
         } catch LookupError.outsideServiceRange(let date, let start, let end) {
             let (view, notice) = try outOfServiceView(
                 database, stop: stop, at: at, date: date, start: start, end: end,
                 window: service.config.windowMinutes, nearby: service.config.nearbyRadiusMeters, language: lang)
-            var model = stopModel(view, language: lang, frame: frame(view.stop.name))
+            var model = stopModel(
+                database.translated(view, into: lang), language: lang, conventions: service.config.passengerLocale,
+                frame: frame(view.stop.name))
             model.serviceNotice = notice.heading
             model.serviceNoticeDetail = notice.detail
             model.emptyNote = nil
@@ -383,7 +387,12 @@ struct PageRoutes {
         return (view, notice)
     }
 
-    static func stopModel(_ view: StopView, language lang: Language, frame: PageRenderer.Frame) -> StopPage {
+    /// `conventions`: the process's passenger locale (`KioskConfig.passengerLocale`), whose clock, dates and units
+    /// the page writes in the reader's language.
+    static func stopModel(
+        _ view: StopView, language lang: Language, conventions: PassengerLocale = .standard, frame: PageRenderer.Frame
+    ) -> StopPage {
+        let locale = conventions.speaking(lang)
         let zone = TimeZone(identifier: view.timeZone) ?? .current
         let severalOperators = Set(view.departures.compactMap(\.route.feedID)).count > 1
         var facts: [String] = []
@@ -403,7 +412,7 @@ struct PageRoutes {
             if let next = view.nextDeparture {
                 nextNote =
                     Message.nextDeparture(
-                        clock: LocalTime.clock(next.time, in: zone),
+                        clock: locale.clock(next.time, in: zone),
                         dayOffset: LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
                     ).text(lang)
                     + " · \(FeedText.shown(next.route.label, limit: 40)) → \(FeedText.shown(next.headsign))"
@@ -467,7 +476,7 @@ struct PageRoutes {
                 if departure.approximate { extra.append(Message.approximate.text(lang)) }
                 if departure.wheelchairAccessible == .accessible { extra.append("♿") }
                 return StopPage.Departure(
-                    clock: LocalTime.clock(departure.expectedTime, in: zone),
+                    clock: locale.clock(departure.expectedTime, in: zone),
                     colourClass: RouteColours.className(departure.route),
                     label: FeedText.shown(departure.route.label, limit: 40),
                     href: routeLink(departure.route).href, linkLabel: routeLink(departure.route).label,
@@ -475,10 +484,10 @@ struct PageRoutes {
                     extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
                     due: departure.minutesFromNow <= 0
                         ? Message.now.text(lang) : Message.webMinutesToGo(departure.minutesFromNow).text(lang),
-                    live: LiveText.mark(departure, language: lang, zone: zone),
+                    live: LiveText.mark(departure, locale: locale, zone: zone),
                     canceled: departure.realtime?.state == .canceled)
             },
-            liveNotice: LiveText.notice(view, language: lang, zone: zone),
+            liveNotice: LiveText.notice(view, locale: locale, zone: zone),
             alertsHeading: Message.alertsHeading.text(lang),
             alerts: (view.alerts ?? []).map {
                 StopPage.Alert(
@@ -491,28 +500,28 @@ struct PageRoutes {
             nextNote: nextNote,
             whereTo: Message.webWhereTo.text(lang), toLabel: Message.webTo.text(lang),
             planLabel: Message.webFindWay.text(lang),
-            spansHeading: Message.firstAndLast(date: view.serviceDate).text(lang),
+            spansHeading: locale.firstAndLastHeading(serviceDate: view.serviceDate),
             spans: view.serviceSpans.map { span in
                 StopPage.Span(
                     colourClass: RouteColours.className(span.route), label: FeedText.shown(span.route.label, limit: 40),
                     href: routeLink(span.route).href, linkLabel: routeLink(span.route).label,
                     towards: FeedText.shown(span.headsigns.joined(separator: " / "), limit: 240),
-                    first: LocalTime.clock(span.first, in: zone),
-                    last: LocalTime.clock(span.last, in: zone))
+                    first: locale.clock(span.first, in: zone),
+                    last: locale.clock(span.last, in: zone))
             },
-            nearbyHeading: Message.nearby(meters: view.nearbyRadiusMeters).text(lang),
+            nearbyHeading: locale.nearbyHeading(meters: view.nearbyRadiusMeters),
             nearby: view.nearby.map { near in
                 StopPage.Near(
                     href: StopLinks.page(near.stop) + "?lang=\(lang.rawValue)", name: FeedText.shown(near.stop.name),
                     code: near.stop.code.map { FeedText.shown($0, limit: 40) },
-                    distance: "\(near.distanceMeters) m \(near.direction.rawValue)",
+                    distance: locale.nearbyDistance(meters: near.distanceMeters, direction: near.direction),
                     routes: FeedText.shown(near.routes.joined(separator: ", "), limit: 240))
             },
-            noNearby: Message.noNearbyStops(meters: view.nearbyRadiusMeters).text(lang),
+            noNearby: locale.noNearbyStops(meters: view.nearbyRadiusMeters),
             updated:
-                "\(LocalTime.iso8601(view.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(view.timeZone)"
+                "\(locale.dateAndClock(view.at, in: zone)) \(view.timeZone)"
         )
-        .withGroups(view, language: lang, zone: zone, severalOperators: severalOperators, routeLink: routeLink)
+        .withGroups(view, locale: locale, zone: zone, severalOperators: severalOperators, routeLink: routeLink)
         .finished()
     }
 
@@ -532,9 +541,10 @@ extension PageRoutes.StopPage {
     /// The phone page's rows: the view's departures grouped by route and destination, three times a row, with
     /// the links to the stop's printed timetable.
     func withGroups(
-        _ view: StopView, language lang: Language, zone: TimeZone, severalOperators: Bool,
+        _ view: StopView, locale: PassengerLocale, zone: TimeZone, severalOperators: Bool,
         routeLink: (RouteInfo) -> (href: String?, label: String)
     ) -> PageRoutes.StopPage {
+        let lang = locale.language
         var page = self
         let shown = view.departures.filter { $0.realtime?.state != .skipped }
         page.groups = DepartureGroup.grouping(shown, timesPerGroup: 3).map { group in
@@ -553,14 +563,14 @@ extension PageRoutes.StopPage {
                 href: routeLink(group.route).href, linkLabel: routeLink(group.route).label,
                 destination: FeedText.shown(group.destination),
                 extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
-                live: LiveText.mark(first, language: lang, zone: zone),
+                live: LiveText.mark(first, locale: locale, zone: zone),
                 times: group.departures.map { departure in
                     let state = departure.realtime?.state
                     let mark = state == .canceled ? "✕ " : (state == .updated || state == .added) ? "● " : ""
                     return Time(
                         due: departure.minutesFromNow <= 0
                             ? Message.now.text(lang) : DurationText.minutes(departure.minutesFromNow),
-                        clock: mark + LocalTime.clock(departure.expectedTime, in: zone),
+                        clock: mark + locale.clock(departure.expectedTime, in: zone),
                         canceled: state == .canceled)
                 })
         }
