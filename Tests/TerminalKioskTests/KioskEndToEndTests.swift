@@ -93,7 +93,7 @@ final class TmuxScreen {
         }
         #expect(stop.contains("08:02") && stop.contains("08:07"))
         #expect(
-            stop.range(of: #"08:07 +TB +La Y +[67] min"#, options: .regularExpression) != nil,
+            stop.range(of: #"08:07 +TB +La Y +[67] · \d+ · \d+ min"#, options: .regularExpression) != nil,
             "departure line not found in:\n\(stop)")
         #expect(stop.contains("Primera y última salida"))
         #expect(stop.contains("Tab: English"))

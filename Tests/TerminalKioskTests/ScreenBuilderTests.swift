@@ -56,10 +56,11 @@ import TransitStore
             expectFits(canvas)
             let text = canvas.text
             #expect(text.contains("Colón  [2010]"))
-            // Colón's Trolebús departures toward La Y at 08:07 and 08:15, toward El Recreo at 08:02 (sample README).
-            for clock in ["08:02", "08:07", "08:15"] { #expect(text.contains(clock)) }
+            // Colón's Trolebús departures toward La Y at 08:07, 08:15 and 08:23, toward El Recreo at 08:02, 08:10
+            // and 08:18 (sample README): one line per route and destination, its first clock and next times.
+            for clock in ["08:02", "08:07"] { #expect(text.contains(clock)) }
             #expect(text.contains("La Y") && text.contains("El Recreo"))
-            #expect(text.contains("7 min") && text.contains("2 min"))
+            #expect(text.contains("7 · 15 · 23 min") && text.contains("2 · 10 · 18 min"))
             #expect(text.contains(Message.departures(minutes: 60).text(language)))
             #expect(text.contains(Message.typeOrScanDestination.text(language)))
             #expect(text.contains(Message.firstAndLast(date: "2026-11-25").text(language)))
@@ -78,7 +79,8 @@ import TransitStore
         let canvas = build(state, (80, 24))
         expectFits(canvas)
         #expect(canvas.text.contains("andén 1") && canvas.text.contains("andén 3"))
-        #expect(canvas.text.contains("… y "))
+        // Grouped by route and destination, the station's departures fit in four lines, the next first.
+        #expect(canvas.text.contains("Quitumbe") && canvas.text.contains("ahora · 4 · 8 min"))
     }
 
     @Test(arguments: [Language.es, .en])

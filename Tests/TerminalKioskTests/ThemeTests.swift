@@ -77,7 +77,7 @@ import TransitModel
             let standard = KioskScreenBuilder.build(state, width: w, height: h).text
             let large = KioskScreenBuilder.build(state, width: w, height: h, context: Self.large).text
             #expect(standard.contains("08:07"))  // the clock column
-            #expect(large.range(of: #"TB +La Y +[67] min"#, options: .regularExpression) != nil, "\(large)")
+            #expect(large.range(of: #"TB +La Y +[67] · \d+ · \d+ min"#, options: .regularExpression) != nil, "\(large)")
             #expect(!large.contains("08:07"), "\(large)")
             #expect(!large.contains("Paradas cercanas") && !large.contains("Primera y última"))
             #expect(!large.contains("│"), "no second column at \(w) columns")
@@ -130,7 +130,9 @@ enum ScanOutcomeFixtures {
 
         // What a passenger sees: the stop, its departures with line, destination and minutes in words, and the
         // live mark in words and symbols (the demo's scenario delays this trip by 4 minutes).
-        #expect(stop.range(of: #"TB +La Y +1[01] min ● \+4 min"#, options: .regularExpression) != nil, "\(stop)")
+        #expect(
+            stop.range(of: #"TB +La Y +1[01] · \d+ · \d+ min ● \+4 min"#, options: .regularExpression) != nil,
+            "\(stop)")
         #expect(stop.contains("✕ cancelado") && stop.contains("○ horario"), "\(stop)")
         #expect(!stop.contains("08:07"), "the clock column is dropped in the large layout:\n\(stop)")
         #expect(!stop.contains("Paradas cercanas") && !stop.contains("Primera y última"), "\(stop)")

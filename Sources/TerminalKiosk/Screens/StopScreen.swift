@@ -113,7 +113,7 @@ extension KioskScreenBuilder {
         let departures =
             view.departures.isEmpty
             ? noDepartureLines(view, zone: zone, lang: lang)
-            : departureLines(
+            : boardDepartureLines(
                 view, now: state.now, width: large ? w : min(84, w >= 110 ? Int(Double(w) * 0.58) - 2 : w), zone: zone,
                 lang: lang, large: large)
         let departuresTitle = ScreenLine([
