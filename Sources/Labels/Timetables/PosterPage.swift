@@ -82,8 +82,10 @@ extension PosterPage {
         for (index, corner) in corners.enumerated() {
             rules.append(Rule(from: corner, to: corners[(index + 1) % 4], width: 1.5, color: ProofMark.color))
         }
+        // 9 points on A4, larger on larger pages (the line still ends above a 12 mm margin on A3).
+        let size = 9 * max(1, min(width, height) / mm(210))
         _ = addText(
-            words, .bold, 9, x: mm(12), top: mm(4.2), width: width - mm(24), color: ProofMark.color, align: 0.5,
+            words, .bold, size, x: mm(12), top: mm(4.2), width: width - mm(24), color: ProofMark.color, align: 0.5,
             measurer: measurer)
     }
 }
