@@ -73,7 +73,8 @@ public enum JourneyPlanText {
                         "  \(clock(live?.predictedDeparture ?? step.departure))  "
                             + say(
                                 .take(
-                                    route: clean(step.route?.label ?? "?"), headsign: clean(step.headsign ?? ""),
+                                    route: clean(step.routeAndTripNumber ?? "?"),
+                                    headsign: clean(step.shownDestination),
                                     stop: clean(step.from.name) + code(step.from))) + mark)
                     lines.append(
                         "  \(clock(live?.predictedArrival ?? step.arrival))  "

@@ -56,21 +56,13 @@ public enum StopViewSpeech {
             sentences.append(say(.speechLiveTimes))
         }
 
-        // Departures grouped by line and destination, in the order of each group's first departure.
-        var groups: [(key: String, departures: [Departure])] = []
-        for departure in view.departures {
-            let key = departure.route.id + "\u{1F}" + departure.headsign
-            if let index = groups.firstIndex(where: { $0.key == key }) {
-                groups[index].departures.append(departure)
-            } else {
-                groups.append((key, [departure]))
-            }
-        }
+        // Departures grouped by line and destination, in the order of each group's first departure (as the board).
+        let groups = DepartureGroup.grouping(view.departures, timesPerGroup: .max)
         let groupLimit = detail == .short ? 3 : 8
         let timesPerGroup = detail == .short ? 2 : 3
         for group in groups.prefix(groupLimit) {
-            let first = group.departures[0]
-            var sentence = say(.speechLine(route: clean(first.route.label), headsign: clean(first.headsign)))
+            // A group may hold several trains: the line is said, not one train's number.
+            var sentence = say(.speechLine(route: clean(group.route.label), headsign: clean(group.destination)))
             for (index, departure) in group.departures.prefix(timesPerGroup).enumerated() {
                 let when = phrase(departure, zone: zone, language: language)
                 switch index {
@@ -86,7 +78,7 @@ public enum StopViewSpeech {
         if view.departures.isEmpty {
             sentences.append(say(.speechNoDepartures(minutes: view.windowMinutes)))
             if let next = view.nextDeparture {
-                let line = say(.speechLine(route: clean(next.route.label), headsign: clean(next.headsign)))
+                let line = say(.speechLine(route: clean(next.routeAndTripNumber), headsign: clean(next.destination)))
                 sentences.append(
                     say(
                         .speechNextDeparture(
@@ -214,7 +206,7 @@ public enum JourneyPlanSpeech {
                     sentences.append(
                         say(
                             .speechTake(
-                                route: clean(step.route?.label ?? "?"), headsign: clean(step.headsign ?? ""),
+                                route: clean(step.routeAndTripNumber ?? "?"), headsign: clean(step.shownDestination),
                                 stop: clean(step.from.name), when: when)))
                     sentences.append(say(.speechGetOff(stop: clean(step.to.name), stops: step.stops ?? 1)))
                 }

@@ -53,17 +53,19 @@ public enum StopViewText {
                     "  "
                         + Message.nextDeparture(clock: locale.clock(next.time, in: zone), dayOffset: day).text(
                             language)
-                        + "  \(clean(next.route.label)) → \(clean(next.headsign))")
+                        + "  \(clean(next.routeAndTripNumber)) → \(clean(next.destination))")
             } else {
                 lines.append("  " + Message.noDeparturesThisWeek.text(language))
             }
         }
+        // Wide enough for a train number beside its route ("AVE 03083") where the feed gives trips one.
+        let routeWidth = view.departures.reduce(6) { max($0, TerminalWidth.of(clean($1.routeAndTripNumber))) }
         for departure in view.departures where departure.realtime?.state != .skipped {
             let when =
                 departure.minutesFromNow <= 0
                 ? Message.now.text(language) : Message.minutesAway(departure.minutesFromNow).text(language)
             var line =
-                "  \(padLeft(locale.clock(departure.expectedTime, in: zone), locale.clockWidth))  \(pad(clean(departure.route.label), 6)) \(pad(clean(departure.headsign), 28)) \(pad(when, 7))"
+                "  \(padLeft(locale.clock(departure.expectedTime, in: zone), locale.clockWidth))  \(pad(clean(departure.routeAndTripNumber), routeWidth)) \(pad(clean(departure.destination), 28)) \(pad(when, 7))"
             if view.platforms.count > 1, let platform = departure.platformCode {
                 line += " " + Message.platform(clean(platform)).text(language)
             }

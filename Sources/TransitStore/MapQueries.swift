@@ -37,8 +37,8 @@ extension RouteDatabase {
                     else { continue }
                     let path = try tripPath(pick.trip, db)
                     guard path.points.count >= 2 else { continue }
-                    // A file imported before stop summaries named trips without headsigns by their last stop.
-                    let destination = try direction.headsigns.first ?? destination(ofTrip: pick.trip, db)
+                    // Where the path drawn goes: its trip's destination (`TripDestination`).
+                    let destination = try destination(ofTrip: pick.trip, db) ?? direction.headsigns.first
                     lines.append(
                         RouteLine(
                             route: route.route, directionID: direction.directionID,

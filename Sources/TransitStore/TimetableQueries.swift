@@ -95,7 +95,8 @@ extension RouteDatabase {
 
         let (rows, names, firstTimes, agencyRows) = try read { db in
             let sql = """
-                SELECT st.departure_time, t.route_idx, COALESCE(t.direction_id, -1), COALESCE(st.stop_headsign, t.trip_headsign, ''),
+                SELECT st.departure_time, t.route_idx, COALESCE(t.direction_id, -1),
+                       COALESCE(NULLIF(st.stop_headsign, ''), t.trip_headsign, ''),
                        t.trip_idx, t.service_idx,
                        (SELECT l.stop_idx FROM stop_times l WHERE l.trip_idx = st.trip_idx ORDER BY l.stop_sequence DESC LIMIT 1)
                 FROM stop_times st JOIN trips t ON t.trip_idx = st.trip_idx
@@ -307,10 +308,11 @@ extension RouteDatabase {
         var destinationCounts: [Int: Int] = [:]
         for (destination, counts) in headsigns { destinationCounts[destination] = counts.values.reduce(0, +) }
         let mainDestination = destinationCounts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-        let mainHeadsign =
-            mainDestination.flatMap { headsigns[$0]?.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key }
-            .flatMap { $0.isEmpty ? nil : $0 }
-            ?? mainDestination.flatMap { names[$0] } ?? route.longName ?? route.label
+        // Named as its departures are (`TripDestination`): that headsign, else the main destination's name.
+        let mainHeadsign = TripDestination.named(
+            headsign: mainDestination.flatMap { headsigns[$0]?.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key }
+                ?? "",
+            lastStopName: mainDestination.flatMap { names[$0] }, route: route)
 
         // Columns: groups of date indexes.
         struct Group { var members: [Int], weekdays: Set<Int> }
@@ -507,7 +509,8 @@ extension RouteDatabase {
                     // The last call is an arrival: it still belongs in a pocket timetable's column.
                     if let row = rowOf[call.stop], times[row] == nil { times[row] = call.time }
                 }
-                let headsign = trip.headsign.isEmpty ? (trip.calls.last.flatMap { stops[$0.stop]?.name } ?? "") : trip.headsign
+                let lastStop = trip.calls.last.flatMap { stops[$0.stop]?.name }
+                let headsign = TripDestination.named(headsign: trip.headsign, lastStopName: lastStop, route: route)
                 if let periods = frequencies[trip.index] {
                     for period in periods where period.headway > 0 && period.end > period.start {
                         if period.exactTimes {

@@ -186,7 +186,9 @@ import TransitStore
             "Estación Intermodal " + String(repeating: "Cumbayá–Tumbaco ", count: 12) + "\u{1B}[2J\u{1B}[31mROJO"
         board.view.stop.code = "東京123"
         for i in board.view.departures.indices {
+            // The screen shows the destination (the feed's headsign by `TripDestination`).
             board.view.departures[i].headsign = i % 2 == 0 ? "新宿駅西口バスターミナル行き" : "Zoë\u{0301} \u{202E}reversed"
+            board.view.departures[i].destination = board.view.departures[i].headsign
         }
         return board
     }

@@ -36,7 +36,7 @@ public enum JourneyMapSVG {
                     "\(clock(step.departure))  "
                     + say(
                         .take(
-                            route: step.route?.label ?? "?", headsign: step.headsign ?? "",
+                            route: step.routeAndTripNumber ?? "?", headsign: step.shownDestination,
                             stop: step.from.name + code(step.from)))
                 if !leg.fromShape { board += " (" + say(.drawnStopToStop) + ")" }
                 result.append(Point(number: result.count + 1, text: board, coordinate: step.from.coordinate))

@@ -167,12 +167,15 @@ public enum RouteMapSVG {
             let onRoute = map.stops.contains { map.highlighted.contains($0.stop.id) }
             lines.append(onRoute ? browse(.viewerStop(viewer.name)) : browse(.viewerNotOnRoute(viewer.name)))
         }
+        // A feed without shapes says so once, not on every path.
+        let noShapes = map.lines.count > 1 && map.lines.allSatisfy { !$0.fromShape }
         for line in map.lines {
             var text = say(.routeLineTowards(route: map.route.label, headsign: line.pattern.headsign)) + " — "
             text += line.pattern.main ? browse(.mainPath) : browse(.variantPath(trips: line.pattern.trips))
-            if !line.fromShape { text += " (" + say(.drawnStopToStop) + ")" }
+            if !line.fromShape && !noShapes { text += " (" + say(.drawnStopToStop) + ")" }
             lines.append(text)
         }
+        if noShapes { lines.append("(" + say(.drawnStopToStop) + ")") }
         let names = Dictionary(map.stops.map { ($0.stop.id, $0.stop) }, uniquingKeysWith: { a, _ in a })
         for line in map.lines where line.pattern.main {
             lines.append(

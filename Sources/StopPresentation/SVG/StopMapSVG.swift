@@ -22,11 +22,28 @@ public enum StopMapSVG {
         let say = { (message: Message) in message.text(language) }
         var lines = [say(.routes) + ":"]
         if map.lines.isEmpty { lines.append("  " + say(.noRoutesDrawn)) }
+        // Each route once, with where its lines go; a feed without shapes says so once, not per route.
+        var routes: [(route: RouteInfo, destinations: [String], fromShape: Bool)] = []
         for line in map.lines {
-            var text = "  " + say(.routeLineTowards(route: line.route.label, headsign: line.headsign ?? "?"))
-            if !line.fromShape { text += " (" + say(.drawnStopToStop) + ")" }
+            let destination = line.headsign ?? line.route.longName ?? line.route.label
+            let same = { (entry: (route: RouteInfo, destinations: [String], fromShape: Bool)) in
+                entry.route.id == line.route.id && entry.route.feedID == line.route.feedID
+            }
+            if let at = routes.firstIndex(where: same) {
+                if !routes[at].destinations.contains(destination) { routes[at].destinations.append(destination) }
+                routes[at].fromShape = routes[at].fromShape && line.fromShape
+            } else {
+                routes.append((line.route, [destination], line.fromShape))
+            }
+        }
+        let noShapes = routes.count > 1 && routes.allSatisfy { !$0.fromShape }
+        for entry in routes {
+            let towards = entry.destinations.joined(separator: " / ")
+            var text = "  " + say(.routeLineTowards(route: entry.route.label, headsign: towards))
+            if !entry.fromShape && !noShapes { text += " (" + say(.drawnStopToStop) + ")" }
             lines.append(text)
         }
+        if noShapes { lines.append("  (" + say(.drawnStopToStop) + ")") }
         lines.append(say(.nearby(meters: map.radiusMeters)) + ":")
         if map.nearby.isEmpty { lines.append("  " + say(.noNearbyStops(meters: map.radiusMeters))) }
         for near in map.nearby {

@@ -32,9 +32,9 @@ extension KioskScreenBuilder {
         return departure.approximate ? "≈" + text : text
     }
 
-    /// One line per departure: clock, badge, headsign, platform (at stations), minutes, and the live mark when
-    /// live data is in force. `large` drops the clock column (the minutes say the same) so the headsign keeps its
-    /// room on a large-text screen.
+    /// One line per departure: clock, badge, train number (where the feed gives one), destination, platform (at
+    /// stations), minutes, and the live mark when live data is in force. `large` drops the clock column (the
+    /// minutes say the same) so the destination keeps its room on a large-text screen.
     static func departureLines(
         _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
     ) -> [ScreenLine] {
@@ -46,13 +46,20 @@ extension KioskScreenBuilder {
         // With live data each line ends in its mark — a symbol and a word, never colour alone.
         let marks = upcoming.map { liveMark($0, lang) }
         let markW = marks.compactMap { $0 }.map { ScreenCanvas.width(of: $0) }.max().map { $0 + 1 } ?? 0
-        let lines = zip(upcoming, marks).map { d, mark in
+        // Train numbers (trip_short_name) in a column of their own after the badge, where the feed gives them.
+        let numbers = upcoming.map { $0.tripShortName.map { clean($0, 12) } ?? "" }
+        let numberW = numbers.map { ScreenCanvas.width(of: $0) }.max() ?? 0
+        let lines = zip(zip(upcoming, marks), numbers).map { pair, number in
+            let (d, mark) = pair
             let minutes = minutesText(d, now: now, lang)
             let platform =
                 showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
             let fixed = (large ? 2 : 2 + 5 + 2) + badgeW + 1 + 1 + 8 + markW
             let headW = max(4, width - fixed - ScreenCanvas.width(of: platform))
-            let head = ScreenCanvas.truncate(clean(d.headsign), to: headW)
+            let numbered =
+                numberW == 0
+                ? "" : number + String(repeating: " ", count: numberW - ScreenCanvas.width(of: number)) + " "
+            let head = ScreenCanvas.truncate(numbered + clean(d.destination), to: headW)
             let pad = String(repeating: " ", count: max(0, headW - ScreenCanvas.width(of: head)))
             let minutesPadded = String(repeating: " ", count: max(0, 8 - ScreenCanvas.width(of: minutes))) + minutes
             let soon = d.expectedTime.timeIntervalSince(now) < 5 * 60
@@ -126,7 +133,8 @@ extension KioskScreenBuilder {
                         "  "
                             + Message.nextDeparture(clock: LocalTime.clock(next.time, in: zone), dayOffset: day).text(
                                 lang) + "  "),
-                    badge(next.route, width: badgeWidth([next.route])), ScreenSpan(" " + clean(next.headsign)),
+                    badge(next.route, width: badgeWidth([next.route])),
+                    ScreenSpan(" " + (next.tripShortName.map { clean($0, 12) + " " } ?? "") + clean(next.destination)),
                 ]))
         } else {
             lines.append(ScreenLine([ScreenSpan("  " + Message.noDeparturesThisWeek.text(lang))]))

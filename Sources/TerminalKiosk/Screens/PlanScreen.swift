@@ -92,8 +92,10 @@ extension KioskScreenBuilder {
                     let live = step.realtime
                     var spans = [ScreenSpan("   \(clock(live?.predictedDeparture ?? step.departure))  ")]
                     if let route = step.route { spans.append(badge(route, width: badgeWidth([route]))) }
+                    let number = step.tripShortName.map { " " + clean($0) } ?? ""
                     spans.append(
-                        ScreenSpan(" " + Message.towards(clean(step.headsign ?? "")).text(lang) + " · ", .bold))
+                        ScreenSpan(
+                            number + " " + Message.towards(clean(step.shownDestination)).text(lang) + " · ", .bold))
                     spans.append(ScreenSpan((es ? "suba en " : "board at ") + stopLabel(step.from)))
                     if let live {
                         spans.append(
