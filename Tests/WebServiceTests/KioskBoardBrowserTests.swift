@@ -74,8 +74,9 @@ import TransitStore
         try Self.check(url, ["sample", "--plan=CUM", "-", "MQ12A"])
     }
 
-    /// A severe staff message for every kiosk: the band takes the screen once (not again among the alerts) and the
-    /// board still fits at every size, on the home board and on another stop's.
+    /// A severe staff message for every kiosk: the band takes the screen once (not again among the alerts), two
+    /// milder ones share the alerts line, which pages, and the board still fits at every size, on the home board and
+    /// on another stop's.
     @Test(
         .enabled(
             if: BrowserTests.chromiumInstalled,
@@ -90,6 +91,17 @@ import TransitStore
             TestSupport.sampleDatabase,
         ])
         try #require(added.status == 0, "\(added.stdout)\(added.stderr)")
+        // Two milder messages: they share the alerts line, which pages between them.
+        for (id, es, en) in [
+            ("fares", "Tarifas nuevas desde el lunes en todas las líneas", "New fares from Monday on every line"),
+            ("lift", "El ascensor de la estación está en mantenimiento", "The station's lift is being repaired"),
+        ] {
+            let info = try Programs.runKiosk([
+                "message", "add", "--id", id, "--all", "--severity", "info", "--text-es", es, "--text-en", en, "--out",
+                messages, "--db", TestSupport.sampleDatabase,
+            ])
+            try #require(info.status == 0, "\(info.stdout)\(info.stderr)")
+        }
         let (server, url) = try Self.sampleServer("kiosk-board-takeover-config", extraAlerts: [messages])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         try Self.check(url, ["takeover", "--takeover", "-", "MQ12A"])

@@ -11,6 +11,8 @@ struct KioskBoard {
     struct Time {
         /// "now", "14" (minutes), "≈14" (from a headway), or a clock beyond the hour ("09:41").
         var text: String
+        /// " · " before every time but the first (in the text, not only drawn, so it is read and copied).
+        var separator: String?
         /// "●" live, "✕" cancelled; nil for a timetable time.
         var mark: String?
         /// "min" after the row's last time in minutes.
@@ -72,7 +74,8 @@ struct KioskBoard {
 
     /// `hidden`: the ids of alerts that already take the screen (the takeover band), not repeated in the line.
     init(
-        _ view: StopView, language lang: Language, hidden: Set<String>, serviceNotice: (heading: String, detail: String)?
+        _ view: StopView, language lang: Language, hidden: Set<String>,
+        serviceNotice: (heading: String, detail: String)?
     ) {
         let zone = TimeZone(identifier: view.timeZone) ?? .current
         name = FeedText.shown(view.stop.name)
@@ -130,12 +133,14 @@ struct KioskBoard {
                 extra.append(Message.platform(FeedText.shown(platform, limit: 20)).text(lang))
             }
             var times = group.departures.map { time($0, at: view.at, language: lang, zone: zone) }
+            for index in times.indices.dropFirst() { times[index].separator = " · " }
             if let last = times.lastIndex(where: { !$0.text.contains(":") && $0.text != Message.now.text(lang) }) {
                 times[last].unit = BoardMessage.minutesUnit.text(lang)
             }
             return Row(
                 colourClass: RouteColours.className(group.route), label: FeedText.shown(group.route.label, limit: 40),
-                destination: FeedText.shown(group.destination), extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
+                destination: FeedText.shown(group.destination),
+                extra: extra.isEmpty ? nil : extra.joined(separator: " · "),
                 times: times)
         }
     }
@@ -151,7 +156,7 @@ struct KioskBoard {
         let canceled = state == .canceled
         let mark = LiveText.mark(departure, language: lang, zone: zone)
         return Time(
-            text: text, mark: canceled ? "✕" : live ? "●" : nil, unit: nil,
+            text: text, separator: nil, mark: canceled ? "✕" : live ? "●" : nil, unit: nil,
             title: LocalTime.clock(expected, in: zone) + (mark.map { " " + $0 } ?? ""), live: live, canceled: canceled)
     }
 
@@ -222,7 +227,8 @@ struct KioskPlan {
                                     route: FeedText.shown(step.route?.label ?? "?", limit: 40),
                                     headsign: FeedText.shown(towards), stop: FeedText.shown(step.from.name)
                                 ).text(lang) + " · " + clock(step.realtime?.predictedArrival ?? step.arrival) + " "
-                                + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0).text(lang))
+                                + Message.getOffAt(stop: FeedText.shown(step.to.name), stops: step.stops ?? 0)
+                                .text(lang))
                     }
                 })
         }

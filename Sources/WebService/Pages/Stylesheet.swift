@@ -91,7 +91,7 @@ enum Stylesheet {
         body.kiosk .dest{min-width:0}
         body.kiosk .extra{font-size:max(.65em,16px);color:#ddd;display:inline-block}
         body.kiosk .times{white-space:nowrap;text-align:right;font-size:1.2em;font-weight:700;font-variant-numeric:tabular-nums}
-        body.kiosk .t+.t::before{content:" · ";display:inline-block;white-space:pre;font-weight:400;color:#bbb;text-decoration:none}
+        body.kiosk .sep{font-weight:400;color:#bbb;white-space:pre}
         body.kiosk .mark{display:inline-block;font-size:max(.55em,16px);vertical-align:.3em;margin-right:.1em;color:#8cf5a5}
         body.kiosk .t.t-canceled{text-decoration:line-through;color:#ccc}
         body.kiosk .t-canceled .mark{color:#ff9e9e}

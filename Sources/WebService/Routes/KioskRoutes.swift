@@ -96,7 +96,7 @@ struct KioskRoutes {
                 previousOption = BoardMessage.previousOption.text(lang)
                 nextOption = BoardMessage.nextOption.text(lang)
                 fromWords = BoardMessage.from("{stop}").text(lang)
-                keys = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ".map(String.init) + ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
+                keys = "ABCDEFGHIJKLMNÑOPQRSTUVWXYZ1234567890".map(String.init)
             }
         }
 
@@ -155,7 +155,9 @@ struct KioskRoutes {
 
     /// The takeover band's HTML ("" when there is nothing to show) and the ids of the messages it shows (the board
     /// does not show them again among its alerts).
-    func takeover(stop: ResolvedStop?, database: RouteDatabase, language lang: Language) -> (html: String, ids: Set<String>) {
+    func takeover(
+        stop: ResolvedStop?, database: RouteDatabase, language lang: Language
+    ) -> (html: String, ids: Set<String>) {
         guard let live = service.live?.live else { return ("", []) }
         var stops: Set<String> = stop.map(AlertIndex.Scope.stopIDs(of:)) ?? []
         if let home = service.config.homeStop,

@@ -9,6 +9,7 @@ own stop (`/kiosk?home=STOP`); a STOP of "-" (or none) shows the server's home s
 --busy: the first STOP must show at least 8 grouped rows at 1280x800 (the stop has that many due).
 --plan=LETTERS: the planner is used on the first STOP's board by typing LETTERS on its keys.
 --takeover: a severe message is in force; every board must show its band (reloaded until the server has read it).
+Where the alerts line has several alerts, one shows at a time and the line turns to the next by itself.
 
 At every size and for every stop: the page never scrolls; no two texts overlap; no text is cut by its box or off
 the screen; no button label wraps; text is at least 16 px, the times at least 28 px at 1280x800; the stop's name,
@@ -143,7 +144,17 @@ def board(driver, base, out, name, stop, busy, takeover=False):
                 for problem in layout_problems(driver, label + f" page {page}", 16, True):
                     check(False, problem)
             check(len(seen) == len(groups), f"{label}: {len(groups) - len(seen)} rows never shown on any page")
-        print(f"{label}: {len(shown)} of {len(groups)} rows on screen, {pages} pages")
+        alerts = driver.find_elements(By.CSS_SELECTOR, "#board .alert-line .alert")
+        if alerts:
+            showing = [a for a in alerts if a.is_displayed()]
+            check(len(showing) == 1, f"{label}: {len(showing)} alerts on the alerts line at once, not one")
+            if len(alerts) > 1 and showing:
+                first = showing[0].get_attribute("textContent")
+                wait_for(driver, lambda d: [a.get_attribute("textContent") for a in alerts if a.is_displayed()]
+                         not in ([first], []), 20, f"{label}: the alerts line did not page")
+                for problem in layout_problems(driver, label + " next alert", 16, True):
+                    check(False, problem)
+        print(f"{label}: {len(shown)} of {len(groups)} rows on screen, {pages} pages, {len(alerts)} alerts")
     if busy:
         check(rows_at_1280 >= 8, f"{name}: {rows_at_1280} rows at 1280x800 (at least 8 where the stop has them)")
     return rows_at_1280
