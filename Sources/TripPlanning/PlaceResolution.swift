@@ -26,7 +26,9 @@ extension RouteDatabase {
             return .stop(try resolveStop(.idOrCode(query)))
         } catch LookupError.noSuchStop(_, let suggestions) {
             let matches = try searchStops(query, limit: limit)
-            guard let first = matches.first else { throw LookupError.noSuchStop(query: query, suggestions: suggestions) }
+            guard let first = matches.first else {
+                throw LookupError.noSuchStop(query: query, suggestions: suggestions)
+            }
             let exact = matches.filter { $0.rank == .exact }
             if matches.count == 1 || exact.count == 1 {
                 return .stop(try resolveStop(.id((exact.first ?? first).stop.id)))
@@ -34,7 +36,8 @@ extension RouteDatabase {
             return .choose(
                 try matches.map { match in
                     let resolved = try resolveStop(.id(match.stop.id))
-                    return PlaceCandidate(match: match, routes: try routesServing(stopIndexes: resolved.platformIndexes))
+                    return PlaceCandidate(
+                        match: match, routes: try routesServing(stopIndexes: resolved.platformIndexes))
                 })
         }
     }
@@ -50,13 +53,14 @@ extension RouteDatabase {
         }
     }
 
-    /// Whether the feed says anything about step-free access (`wheelchair_boarding` of a stop or station, or
-    /// `wheelchair_accessible` of a trip, set to 1): without it no step-free journey can be found, and a plan
-    /// says the feed does not tell rather than that there is none. Read once per feed.
+    /// Whether the feed says which stops and which trips are step-free (some stop or station with
+    /// `wheelchair_boarding` 1, and some trip with `wheelchair_accessible` 1): without both no step-free journey
+    /// can be found (Vilnius marks trips, never stops), and a plan says the feed does not tell rather than that
+    /// there is none. Read once per feed.
     public func hasStepFreeData() throws -> Bool {
         if !feedHash.isEmpty, let known = StepFreeDataCache.known.withLock({ $0[feedHash] }) { return known }
         let facts = try stepFreeFacts()
-        let known = facts.tripAccessible.contains(true) || facts.stopAccessible.contains(true)
+        let known = facts.tripAccessible.contains(true) && facts.stopAccessible.contains(true)
         if !feedHash.isEmpty { StepFreeDataCache.known.withLock { $0[feedHash] = known } }
         return known
     }

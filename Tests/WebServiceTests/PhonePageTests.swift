@@ -16,7 +16,8 @@ import TransitStore
 /// and sticky stop column. The browser checks (`PhonePagesBrowserTests`) measure the same pages laid out.
 @Suite struct PhonePageTests {
     static func body(_ client: any TestClientProtocol, _ uri: String) async throws -> (HTTPResponse.Status, String) {
-        try await client.execute(uri: uri, method: .get) { response in (response.status, String(buffer: response.body)) }
+        try await client.execute(uri: uri, method: .get) { response in (response.status, String(buffer: response.body))
+        }
     }
 
     static func position(_ text: String, in page: String) -> Int? {
@@ -28,8 +29,10 @@ import TransitStore
             let (status, page) = try await Self.body(client, "/s/1091?lang=en")
             #expect(status == .ok)
             // Departures, then listening, the map, the routes, the way elsewhere and the nearby stops.
-            let order = ["id=\"dep-h\"", "id=\"listen-l\"", "<figure class=\"map\">", "id=\"routes-h\"", "id=\"plan-h\"",
-                         "id=\"near-h\""].map { Self.position($0, in: page) }
+            let order = [
+                "id=\"dep-h\"", "id=\"listen-l\"", "<figure class=\"map\">", "id=\"routes-h\"", "id=\"plan-h\"",
+                "id=\"near-h\"",
+            ].map { Self.position($0, in: page) }
             #expect(order.allSatisfy { $0 != nil }, "\(order)")
             #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted(), "\(order)")
             // One row for L1 to El Labrador with its next three times.
@@ -103,7 +106,8 @@ import TransitStore
             #expect(page.contains("To: Several stops match “El”"), "\(page)")
             #expect(!page.contains("<section class=\"option\">"))
             // Each stop with its code (else its ID in the link) and routes; choosing one plans.
-            #expect(page.contains("href=\"/plan?from=1091&amp;to=5002&amp;lang=en\"><bdi class=\"name\">El Batán</bdi>"))
+            #expect(
+                page.contains("href=\"/plan?from=1091&amp;to=5002&amp;lang=en\"><bdi class=\"name\">El Batán</bdi>"))
             #expect(page.contains("<bdi class=\"name\">El Recreo</bdi>"))
             let (chosen, plan) = try await Self.body(client, "/plan?from=1091&to=5002&lang=en")
             #expect(chosen == .ok && plan.contains("<section class=\"option\">"), "\(plan)")
@@ -123,8 +127,10 @@ import TransitStore
     }
 
     static let feedWithoutAccessibility: [String: String] = [
-        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agencia,https://a.example,America/Guayaquil\n",
-        "stops.txt": "stop_id,stop_code,stop_name,stop_lat,stop_lon\nS1,101,Norte,-0.20,-78.50\nS2,102,Sur,-0.25,-78.52\n",
+        "agency.txt":
+            "agency_id,agency_name,agency_url,agency_timezone\nA,Agencia,https://a.example,America/Guayaquil\n",
+        "stops.txt":
+            "stop_id,stop_code,stop_name,stop_lat,stop_lon\nS1,101,Norte,-0.20,-78.50\nS2,102,Sur,-0.25,-78.52\n",
         "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR1,A,7,Norte – Sur,3\n",
         "calendar.txt":
             "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWK,1,1,1,1,1,1,1,20260101,20271231\n",
@@ -162,8 +168,9 @@ import TransitStore
             #expect(page.contains("<link rel=\"stylesheet\" href=\"/style.css\">"))
             #expect(page.contains("href=\"/r/MQ-L1?lang=en\""))
             // Every trip column labelled: a frequency, a train number or the first time.
-            let head = try #require(page.components(separatedBy: "<thead>").dropFirst().first?
-                .components(separatedBy: "</thead>").first)
+            let head = try #require(
+                page.components(separatedBy: "<thead>").dropFirst().first?
+                    .components(separatedBy: "</thead>").first)
             let labels = head.components(separatedBy: "<th scope=\"col\">").dropFirst().map { $0.prefix { $0 != "<" } }
             #expect(labels.count > 2 && labels.allSatisfy { !$0.isEmpty }, "\(labels)")
             #expect(labels.dropFirst().contains { $0.first?.isNumber == true }, "\(labels)")

@@ -181,7 +181,8 @@ extension PageRoutes {
                     href: "/plan?"
                         + chosen.map { "\(PageRenderer.Frame.encode($0.0))=\(PageRenderer.Frame.encode($0.1))" }
                         .joined(separator: "&"),
-                    name: FeedText.shown(candidate.stop.name), code: candidate.stop.code.map { FeedText.shown($0, limit: 40) },
+                    name: FeedText.shown(candidate.stop.name),
+                    code: candidate.stop.code.map { FeedText.shown($0, limit: 40) },
                     station: candidate.stop.parentStationName.map { Message.station(FeedText.shown($0)).text(lang) },
                     routes: candidate.routes.filter { seen.insert($0.label).inserted }.prefix(12).map {
                         PlanPage.Badge(
@@ -286,7 +287,11 @@ extension PageRoutes {
         var number = 0
         var lastStopID: String?
         func stop(_ info: StopInfo, time: Date, numbered: Bool) {
-            let numberText = numbered ? { number += 1; return "\(number)" }() : nil
+            var numberText: String?
+            if numbered {
+                number += 1
+                numberText = "\(number)"
+            }
             if lastStopID == info.id, var last = rows.popLast() {
                 last.numbers += [numberText].compactMap { $0 }
                 if last.times.last != clock(time) { last.times.append(clock(time)) }
