@@ -118,8 +118,10 @@ def stop_page(driver, base, pages, out):
           f"{pages['name']} stop page: no link to a route's page")
     check(any(re.search(r"/r/[^/]+/timetable", h or "") for h in links),
           f"{pages['name']} stop page: no link to a route's timetable")
-    # The same page in Spanish lays out too.
+    # The same page in Spanish lays out too, and so does the search page ("Search" on one line: it wrapped).
     look(driver, base, path.replace("lang=en", "lang=es"), pages["name"] + "-stop-es", out, (390, 844))
+    for lang in ("en", "es"):
+        look(driver, base, f"/?q=a&lang={lang}", pages["name"] + f"-search-{lang}", out, (390, 844))
 
 
 def plan_page(driver, base, pages, out):
