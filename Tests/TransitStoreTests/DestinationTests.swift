@@ -85,6 +85,18 @@ import TransitModel
         #expect(try db.trip(atIndex: 1)?.lastStopName == "Barcelona-Sants")
     }
 
+    /// What the posters' headings say (`StopPosterComposer`, `RoutePosterComposer` print these as given).
+    @Test func timetablesNameDestinationsByTheSameRule() throws {
+        let db = try database()
+        let monday = ServiceDate(yyyymmdd: 20261123)!
+        let stop = try db.stopTimetable(for: try db.resolveStop(.idOrCode("ZAR")), span: .day(monday))
+        #expect(stop.sections.map { "\($0.route.label) \($0.headsign)" } == ["AVE Barcelona-Sants"])
+        #expect(try db.routeTimetable("ALVIA", date: monday).headsign == "Zaragoza-Delicias")
+        let bus = try db.routeTimetable("B109", date: monday)
+        #expect(bus.headsign == "Maryland Pkwy Northbound")
+        #expect(bus.trips.map(\.headsign) == ["Maryland Pkwy Northbound"])
+    }
+
     @Test func routeDirectionsAndMapsNameTheLastStop() throws {
         let db = try database()
         let detail = try db.routeDetail("ALVIA", date: ServiceDate(yyyymmdd: 20261123))
