@@ -123,9 +123,18 @@ struct OutputOptions: ParsableArguments {
 
     /// The locale of this command's output, decided once: `--lang`, the config, the feed (`PassengerLocale`).
     func locale(config: KioskConfig, routes: RouteDatabase) -> PassengerLocale {
+        Self.locale(lang, config: config, routes: routes)
+    }
+
+    static func locale(_ lang: Language?, config: KioskConfig, routes: RouteDatabase) -> PassengerLocale {
         var config = config
         config.decidePassengerLocale(commandLine: lang, feed: routes.feedLocaleFacts())
         return config.passengerLocale
+    }
+
+    /// The language of a command's `--lang` option: given, else the config's, else the feed's.
+    static func language(_ lang: Language?, config: KioskConfig, routes: RouteDatabase) -> Language {
+        locale(lang, config: config, routes: routes).language
     }
 }
 

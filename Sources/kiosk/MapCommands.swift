@@ -60,8 +60,8 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Radius for nearby stops, in metres (50–5000; default: the config's nearby_radius_meters).")
     var nearby: Int?
 
-    @Option(help: "Language of the picture's text: es or en.")
-    var lang: Language = .es
+    @Option(help: "Language of the picture's text: es or en (default: the config's, else the feed's).")
+    var lang: Language?
 
     @OptionGroup var picture: PictureOutput
 
@@ -78,9 +78,10 @@ struct MapCommand: ParsableCommand {
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
+            let language = OutputOptions.language(self.lang, config: config, routes: routes)
             let resolved = try routes.resolveStop(try StopQuery.reference(for: stop, routes: routes, config: config))
             let map = try routes.stopMap(for: resolved, radiusMeters: nearby ?? max(50, config.nearbyRadiusMeters))
-            try picture.write(stopMapSVG(for: map, language: lang))
+            try picture.write(stopMapSVG(for: map, language: language))
         }
     }
 }
@@ -110,8 +111,8 @@ struct DiagramCommand: ParsableCommand {
 
     @OptionGroup var configOption: ConfigOption
 
-    @Option(help: "Language of the diagram's text: es or en.")
-    var lang: Language = .es
+    @Option(help: "Language of the diagram's text: es or en (default: the config's, else the feed's).")
+    var lang: Language?
 
     @Option(
         help: ArgumentHelp(
@@ -132,6 +133,7 @@ struct DiagramCommand: ParsableCommand {
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
+            let language = OutputOptions.language(self.lang, config: config, routes: routes)
             let viewer = try stop.map {
                 try routes.resolveStop(try StopQuery.reference(for: $0, routes: routes, config: config))
             }
@@ -143,9 +145,9 @@ struct DiagramCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.badInput)
             }
             if let out {
-                try writePicture(routeDiagramSVG(for: diagram, language: lang), to: out, option: "--out")
+                try writePicture(routeDiagramSVG(for: diagram, language: language), to: out, option: "--out")
             } else {
-                print(RouteDiagramRendering.text(diagram, language: lang))
+                print(RouteDiagramRendering.text(diagram, language: language))
             }
         }
     }
