@@ -107,6 +107,33 @@ import TransitStore
         try Self.check(url, ["takeover", "--takeover", "-", "MQ12A"])
     }
 
+    /// An English US feed (CARTA, Chattanooga): its busiest stop's board, with the feed's route colours (a badge's
+    /// text is bold and at least 19 px, large text by WCAG, so the feed's pairs pass axe's contrast rule).
+    @Test(
+        .enabled(
+            if: BrowserTests.chromiumInstalled,
+            "Chromium and chromium-driver are not installed (kiosk/setup.sh installs them where Debian has them)"),
+        .enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
+    func aUSFeedsBoardFitsEveryPanel() throws {
+        let feed = try #require(SharedData.folder).appendingPathComponent("gtfs/carta.zip")
+        try #require(FileManager.default.fileExists(atPath: feed.path), "\(feed.path) is missing")
+        let path = TemporaryFolder.make("kiosk-board-carta").appendingPathComponent("routes.sqlite").path
+        let imported = try Programs.runKiosk(["import", feed.path, "--db", path, "--progress", "off"])
+        try #require(imported.status == 0, "\(imported)")
+        let candidates = try RouteDatabase(path: path).busiestStopIDs(limit: 20)
+        try #require(!candidates.isEmpty, "no stops in \(feed.path)")
+        let config = TemporaryFolder.make("kiosk-board-carta-config").appendingPathComponent("kiosk.toml")
+        try (Self.serverSettings + "\n").write(to: config, atomically: true, encoding: .utf8)
+        let (server, base) = try TestSupport.startServer(
+            [
+                "serve", "--port", "0", "--db", path, "--config", config.path, "--scan-source", "off", "--at",
+                "2026-08-19T08:00",
+            ], limit: 300)
+        defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
+        let url = try #require(base, "kiosk serve did not start: \(server.output)")
+        try Self.check(url, ["carta", "--pick-busiest"] + candidates)
+    }
+
     /// A large real feed (Vilnius, 2016): the busiest of its stops shows at least eight grouped rows at 1280×800
     /// and pages the rest; the scan prompt (no home stop) fits too.
     @Test(

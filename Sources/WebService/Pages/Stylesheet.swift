@@ -87,7 +87,7 @@ enum Stylesheet {
         body.kiosk .rows{flex:1 1 auto;min-height:0;overflow:hidden;position:relative}
         body.kiosk .groups{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:auto minmax(0,1fr) auto;column-gap:.5em}
         body.kiosk .group{grid-column:1/-1;display:grid;grid-template-columns:subgrid;align-items:center;padding:.2em 0;border-bottom:1px solid #666}
-        body.kiosk .route .badge{font-size:.95em;min-width:2.6em;padding:.05em .3em}
+        body.kiosk .route .badge{font-size:max(.95em,19px);min-width:2.6em;padding:.05em .3em}
         body.kiosk .dest{min-width:0}
         body.kiosk .extra{font-size:max(.65em,16px);color:#ddd;display:inline-block}
         body.kiosk .times{white-space:nowrap;text-align:right;font-size:1.2em;font-weight:700;font-variant-numeric:tabular-nums}
