@@ -14,9 +14,13 @@ struct PrintoutLayoutTests {
     static let longHeadsign =
         "109 Maryland Pkwy Northbound via Flamingo Road, the University Campus and the Convention Center"
 
-    static func stopTimetable(headsign: String) -> StopTimetable {
+    static let longStopName =
+        "Terminal Terrestre Interprovincial Plaza Grande – Andén Norte (hacia El Labrador y Universidad Central)"
+
+    static func stopTimetable(headsign: String, stopName: String = longStopName) -> StopTimetable {
         var timetable = TimetablePosterTests.timetable
         timetable.sections[0].headsign = headsign
+        timetable.stop.name = stopName
         return timetable
     }
 
@@ -53,7 +57,7 @@ struct PrintoutLayoutTests {
     }
 
     @Test(
-        "a long direction heading wraps over lines, whole words, nothing cut, in every layout",
+        "a long direction heading and stop name wrap over lines, whole words, nothing cut, in every layout",
         arguments: TimetableLayout.allCases)
     func longHeadingWraps(layout: TimetableLayout) throws {
         let folder = TemporaryFolder.make("heading")
@@ -65,6 +69,7 @@ struct PrintoutLayoutTests {
         let text = try Self.pdftotext(pdf)
         #expect(!text.contains("…"), "something was cut: \(text)")
         #expect(Self.words(text).contains("to " + Self.longHeadsign), "\(text)")
+        #expect(Self.words(text).contains(Self.longStopName), "the stop's name, wrapped too: \(text)")
         // It took more than one line: the heading's last words are on a line of their own.
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(!lines.contains("to " + Self.longHeadsign), "the heading fits one line; the test needs a longer one")

@@ -104,8 +104,12 @@ struct StopPosterComposer {
             let name = TimetableText.stopTimetableTitle(language)
             top += text(name, .regular, 9 * s, x: fullLeft, top: top, width: textWidth, color: Self.grey)
             let stopName = LabelComposer.clean(timetable.stop.name)
-            let nameSize = fitted(stopName, .bold, 24 * s, minimum: 12, width: textWidth)
-            top += text(stopName, .bold, nameSize, x: fullLeft, top: top, width: textWidth)
+            // A long stop name shrinks a little, then wraps between words (two lines, more only if it must).
+            let nameLines = measurer.wrapWords(
+                stopName, .bold, size: 24 * s, minimum: 16 * s, width: textWidth - 1, maxLines: 2)
+            for line in nameLines.lines {
+                top += text(line, .bold, nameLines.size, x: fullLeft, top: top, width: textWidth)
+            }
             top += text(
                 TimetableText.stopCode(LabelComposer.clean(header.code), language), .bold, 13 * s, x: fullLeft, top: top,
                 width: textWidth)
@@ -137,7 +141,11 @@ struct StopPosterComposer {
         func continuationHeader() {
             let stopName = LabelComposer.clean(timetable.stop.name)
             let line = "\(stopName) · \(TimetableText.stopCode(LabelComposer.clean(header.code), language))"
-            y += text(line, .bold, 12 * s, x: fullLeft, top: y, width: fullRight - fullLeft)
+            let wrapped = measurer.wrapWords(
+                line, .bold, size: 12 * s, minimum: 9 * s, width: fullRight - fullLeft - 1, maxLines: 2)
+            for part in wrapped.lines {
+                y += text(part, .bold, wrapped.size, x: fullLeft, top: y, width: fullRight - fullLeft)
+            }
             y += mm(1)
             page.rules.append(PosterPage.Rule(from: (fullLeft, y), to: (fullRight, y), width: 0.6, color: .black))
             y += mm(3)
