@@ -218,7 +218,7 @@ struct KioskPlan {
                             text: clock(step.departure) + " "
                                 + Message.walkTo(minutes: step.minutes, stop: FeedText.shown(step.to.name)).text(lang))
                     case .ride:
-                        let towards = step.headsign ?? ""
+                        let towards = step.destination ?? step.headsign ?? ""
                         return Leg(
                             colourClass: step.route.map(RouteColours.className),
                             label: step.route.map { FeedText.shown($0.label, limit: 40) },
