@@ -35,12 +35,14 @@ function visible(element) {
   }
   return true;
 }
-// The part of `rect` left after every clipping ancestor (overflow other than visible) cuts it.
+// The part of `rect` left after every clipping ancestor (overflow hidden or clip) cuts it. A box that scrolls
+// (auto, scroll) does not cut: what lies past its edge is reached by scrolling it (a wide timetable).
+function cuts(overflow) { return overflow === "hidden" || overflow === "clip"; }
 function clippedRect(element, rect) {
   var r = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
   for (var e = element; e && e !== document.body; e = e.parentElement) {
     var style = getComputedStyle(e);
-    if (style.overflowX !== "visible" || style.overflowY !== "visible") {
+    if (cuts(style.overflowX) || cuts(style.overflowY)) {
       var c = e.getBoundingClientRect();
       r.left = Math.max(r.left, c.left); r.top = Math.max(r.top, c.top);
       r.right = Math.min(r.right, c.right); r.bottom = Math.min(r.bottom, c.bottom);
