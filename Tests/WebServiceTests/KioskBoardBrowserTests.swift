@@ -76,7 +76,7 @@ import TransitStore
 
     /// A severe staff message for every kiosk: the band takes the screen once (not again among the alerts), two
     /// milder ones share the alerts line, which pages, and the board still fits at every size, on the home board and
-    /// on another stop's.
+    /// on another stop's, and in Spanish (longer words).
     @Test(
         .enabled(
             if: BrowserTests.chromiumInstalled,
@@ -105,6 +105,7 @@ import TransitStore
         let (server, url) = try Self.sampleServer("kiosk-board-takeover-config", extraAlerts: [messages])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         try Self.check(url, ["takeover", "--takeover", "-", "MQ12A"])
+        try Self.check(url, ["takeover-es", "--takeover", "--lang=es", "MQ12A"])
     }
 
     /// An English US feed (CARTA, Chattanooga): its busiest stop's board, with the feed's route colours (a badge's
@@ -135,7 +136,7 @@ import TransitStore
     }
 
     /// A large real feed (Vilnius, 2016): the busiest of its stops shows at least eight grouped rows at 1280×800
-    /// and pages the rest; the scan prompt (no home stop) fits too.
+    /// and pages the rest, in English and in Spanish; the scan prompt (no home stop) fits too.
     @Test(
         .enabled(
             if: BrowserTests.chromiumInstalled,
@@ -160,5 +161,6 @@ import TransitStore
         let url = try #require(base, "kiosk serve did not start: \(server.output)")
         try Self.check(url, ["vilnius", "--busy", "--pick-busiest"] + candidates)
         try Self.check(url, ["vilnius-prompt", "-"])
+        try Self.check(url, ["vilnius-es", "--lang=es", "--pick-busiest"] + candidates)
     }
 }

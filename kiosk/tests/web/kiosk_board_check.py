@@ -8,6 +8,7 @@ own stop (`/kiosk?home=STOP`); a STOP of "-" (or none) shows the server's home s
 --pick-busiest: of the STOPs, only the one with the most routes and destinations due (by the API) is shown.
 --busy: the first STOP must show at least 8 grouped rows at 1280x800 (the stop has that many due).
 --plan=LETTERS: the planner is used on the first STOP's board by typing LETTERS on its keys.
+--lang=es: the board in Spanish (default English).
 --takeover: a severe message is in force; every board must show its band (reloaded until the server has read it).
 Where the alerts line has several alerts, one shows at a time and the line turns to the next by itself.
 
@@ -33,6 +34,8 @@ from layout_checks import axe_violations, layout_problems, set_viewport, text_re
 from selenium.webdriver.common.by import By  # noqa: E402
 
 SIZES = [(1280, 800), (1920, 1080), (1080, 1920), (800, 480)]
+# The board's language (--lang=es); the checks are the same in both.
+LANG = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--lang=")), "en")
 
 # What must be on the screen at all times, by selector.
 ALWAYS = {
@@ -97,14 +100,14 @@ def board(driver, base, out, name, stop, busy, takeover=False):
     for width, height in SIZES:
         label = f"{name}-{width}x{height}"
         set_viewport(driver, width, height)
-        driver.get(base + "/kiosk?lang=en" + (f"&home={stop}" if stop else ""))
+        driver.get(base + "/kiosk?lang=" + LANG + (f"&home={stop}" if stop else ""))
         loaded(driver)
         if takeover:
             for _ in range(30):
                 if driver.find_elements(By.CSS_SELECTOR, "#board .takeover"):
                     break
                 time.sleep(1)  # the server reads the messages file every 5 s: ask again
-                driver.get(base + "/kiosk?lang=en" + (f"&home={stop}" if stop else ""))
+                driver.get(base + "/kiosk?lang=" + LANG + (f"&home={stop}" if stop else ""))
                 loaded(driver)
             check(driver.find_elements(By.CSS_SELECTOR, "#board .takeover"), f"{label}: no severe message band")
         time.sleep(0.3)  # the page's own arrangement after the board arrived
@@ -165,7 +168,7 @@ def planner(driver, base, out, name, stop, letters):
     for width, height in SIZES:
         label = f"{name}-plan-{width}x{height}"
         set_viewport(driver, width, height)
-        driver.get(base + "/kiosk?lang=en" + (f"&home={stop}" if stop else ""))
+        driver.get(base + "/kiosk?lang=" + LANG + (f"&home={stop}" if stop else ""))
         loaded(driver)
         driver.find_element(By.ID, "plan").click()
         for letter in letters:
