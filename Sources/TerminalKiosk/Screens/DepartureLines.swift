@@ -35,8 +35,10 @@ extension KioskScreenBuilder {
     /// One line per departure: clock, badge, train number (where the feed gives one), destination, platform (at
     /// stations), minutes, and the live mark when live data is in force. `large` drops the clock column (the
     /// minutes say the same) so the destination keeps its room on a large-text screen.
+    /// `clocks`: the passenger locale whose clock the times are written in (`KioskState.locale`).
     static func departureLines(
-        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
+        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false,
+        clocks: PassengerLocale = .standard
     ) -> [ScreenLine] {
         let upcoming = view.departures.filter {
             $0.expectedTime.timeIntervalSince(now) > -60 && $0.realtime?.state != .skipped
@@ -54,7 +56,7 @@ extension KioskScreenBuilder {
             let minutes = minutesText(d, now: now, lang)
             let platform =
                 showPlatform ? (d.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
-            let fixed = (large ? 2 : 2 + 5 + 2) + badgeW + 1 + 1 + 8 + markW
+            let fixed = (large ? 2 : 2 + clocks.clockWidth + 2) + badgeW + 1 + 1 + 8 + markW
             let headW = max(4, width - fixed - ScreenCanvas.width(of: platform))
             let numbered =
                 numberW == 0
@@ -66,7 +68,7 @@ extension KioskScreenBuilder {
             let canceled = d.realtime?.state == .canceled
             var spans = [
                 ScreenSpan(
-                    large ? "  " : "  " + LocalTime.clock(d.expectedTime, in: zone) + "  ",
+                    large ? "  " : "  " + clockColumn(d.expectedTime, zone, clocks) + "  ",
                     canceled ? CellStyle(strikethrough: true) : .plain),
                 badge(d.route, width: badgeW),
                 ScreenSpan(" " + head + pad + platform + " ", canceled ? CellStyle(strikethrough: true) : .plain),
@@ -119,7 +121,15 @@ extension KioskScreenBuilder {
         return lines
     }
 
-    static func noDepartureLines(_ view: StopView, zone: TimeZone, lang: Language) -> [ScreenLine] {
+    /// A clock time right-aligned in the locale's widest ("08:03", " 3:05 PM").
+    static func clockColumn(_ date: Date, _ zone: TimeZone, _ clocks: PassengerLocale) -> String {
+        let text = clocks.clock(date, in: zone)
+        return String(repeating: " ", count: max(0, clocks.clockWidth - ScreenCanvas.width(of: text))) + text
+    }
+
+    static func noDepartureLines(
+        _ view: StopView, zone: TimeZone, lang: Language, clocks: PassengerLocale = .standard
+    ) -> [ScreenLine] {
         if view.realtimeStatus == .withheld { return liveNotice(view, zone: zone, lang: lang) }
         var lines =
             liveNotice(view, zone: zone, lang: lang) + alertLines(view, width: 80, lang: lang) + [
@@ -131,7 +141,7 @@ extension KioskScreenBuilder {
                 ScreenLine([
                     ScreenSpan(
                         "  "
-                            + Message.nextDeparture(clock: LocalTime.clock(next.time, in: zone), dayOffset: day).text(
+                            + Message.nextDeparture(clock: clocks.clock(next.time, in: zone), dayOffset: day).text(
                                 lang) + "  "),
                     badge(next.route, width: badgeWidth([next.route])),
                     ScreenSpan(" " + (next.tripShortName.map { clean($0, 12) + " " } ?? "") + clean(next.destination)),

@@ -11,19 +11,23 @@ extension KioskScreenBuilder {
 
     /// The departures of the board: grouped by route and destination where `width` allows, else one per line.
     static func boardDepartureLines(
-        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
+        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false,
+        clocks: PassengerLocale = .standard
     ) -> [ScreenLine] {
         guard width >= groupedMinimumWidth else {
-            return departureLines(view, now: now, width: width, zone: zone, lang: lang, large: large)
+            return departureLines(
+                view, now: now, width: width, zone: zone, lang: lang, large: large, clocks: clocks)
         }
-        return groupedDepartureLines(view, now: now, width: width, zone: zone, lang: lang, large: large)
+        return groupedDepartureLines(
+            view, now: now, width: width, zone: zone, lang: lang, large: large, clocks: clocks)
     }
 
     /// "  08:02  TB  El Recreo               2 · 9 · 17 min  ● +1 min": the first departure's clock (not in the large
     /// layout), the badge, the destination, the next three times in minutes (a clock beyond the hour, ✕ before a
     /// cancelled one) and the first departure's live mark. Alerts and the live notice come first, as on every board.
     static func groupedDepartureLines(
-        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false
+        _ view: StopView, now: Date, width: Int, zone: TimeZone, lang: Language, large: Bool = false,
+        clocks: PassengerLocale = .standard
     ) -> [ScreenLine] {
         let upcoming = view.departures.filter {
             $0.expectedTime.timeIntervalSince(now) > -60 && $0.realtime?.state != .skipped
@@ -33,7 +37,7 @@ extension KioskScreenBuilder {
         let groups = DepartureGroup.grouping(upcoming, timesPerGroup: 3)
         let badgeW = badgeWidth(groups.map(\.route))
         let showPlatform = view.platforms.count > 1
-        let times = groups.map { groupTimes($0, now: now, zone: zone, lang: lang) }
+        let times = groups.map { groupTimes($0, now: now, zone: zone, lang: lang, clocks: clocks) }
         let timesW = times.map { $0.reduce(0) { $0 + ScreenCanvas.width(of: $1.text) } }.max() ?? 0
         // The first departure's mark; a later one cancelled is said in words too, not by its ✕ alone.
         let marks = groups.map { group -> String? in
@@ -48,14 +52,14 @@ extension KioskScreenBuilder {
             let first = group.departures[0]
             let platform =
                 showPlatform ? (first.platformCode.map { " " + Message.platform(clean($0, 8)).text(lang) } ?? "") : ""
-            let clockW = large ? 2 : 2 + 5 + 2
+            let clockW = large ? 2 : 2 + clocks.clockWidth + 2
             let destinationW = max(
                 4, width - clockW - badgeW - 1 - ScreenCanvas.width(of: platform) - 2 - timesW - markW)
             let destination = ScreenCanvas.truncate(clean(group.destination), to: destinationW)
             let pad = String(repeating: " ", count: max(0, destinationW - ScreenCanvas.width(of: destination)))
             let used = spans.reduce(0) { $0 + ScreenCanvas.width(of: $1.text) }
             var line = [
-                ScreenSpan(large ? "  " : "  " + LocalTime.clock(first.expectedTime, in: zone) + "  "),
+                ScreenSpan(large ? "  " : "  " + clockColumn(first.expectedTime, zone, clocks) + "  "),
                 badge(group.route, width: badgeW),
                 ScreenSpan(" " + destination + pad + platform + "  " + String(repeating: " ", count: timesW - used)),
             ]
@@ -72,11 +76,13 @@ extension KioskScreenBuilder {
 
     /// A group's times as spans: "now · 14 · 29 min", the first in the soon colour within five minutes, a
     /// cancelled time struck through after a ✕.
-    static func groupTimes(_ group: DepartureGroup, now: Date, zone: TimeZone, lang: Language) -> [ScreenSpan] {
+    static func groupTimes(
+        _ group: DepartureGroup, now: Date, zone: TimeZone, lang: Language, clocks: PassengerLocale = .standard
+    ) -> [ScreenSpan] {
         var spans: [ScreenSpan] = []
         let texts = group.departures.map { departure -> String in
             let minutes = Int((departure.expectedTime.timeIntervalSince(now) / 60).rounded(.down))
-            let clock = LocalTime.clock(departure.expectedTime, in: zone)
+            let clock = clocks.clock(departure.expectedTime, in: zone)
             let text = minutes <= 0 ? Message.now.text(lang) : minutes < 60 ? "\(minutes)" : clock
             return (departure.approximate && minutes > 0 ? "≈" : "") + text
         }

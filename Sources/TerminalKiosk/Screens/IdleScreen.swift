@@ -60,9 +60,10 @@ extension KioskScreenBuilder {
         let space = last - 1 - row
         let lines =
             home.view.departures.isEmpty
-            ? noDepartureLines(home.view, zone: zone, lang: lang)
+            ? noDepartureLines(home.view, zone: zone, lang: lang, clocks: state.locale)
             : departureLines(
-                home.view, now: state.now, width: large ? w : min(w, 84), zone: zone, lang: lang, large: large)
+                home.view, now: state.now, width: large ? w : min(w, 84), zone: zone, lang: lang, large: large,
+                clocks: state.locale)
         for line in lines.prefix(max(0, space)) {
             draw(&canvas, line, row: row, column: 0, width: w)
             row += 1

@@ -77,7 +77,7 @@ public enum KioskScreenBuilder {
 
         // Header: where we are, the clock, and the language key (always visible).
         canvas.fill(row: 0, style: headerStyle)
-        let clock = LocalTime.clock(state.now, in: zone)
+        let clock = state.locale.clock(state.now, in: zone)
         var right = "\(clock)  [\(Message.keyLanguage.text(lang))] "
         if context.demo { right = "\(Message.demoBanner.text(lang))  " + right }
         let rightWidth = ScreenCanvas.width(of: right)

@@ -46,10 +46,12 @@ extension KioskScreenBuilder {
         return ScreenLine(spans)
     }
 
-    static func spanLines(_ view: StopView, zone: TimeZone, lang: Language, width: Int) -> [ScreenLine] {
+    static func spanLines(
+        _ view: StopView, zone: TimeZone, lang: Language, width: Int, clocks: PassengerLocale = .standard
+    ) -> [ScreenLine] {
         let badgeW = badgeWidth(view.serviceSpans.map(\.route))
         return view.serviceSpans.map { span in
-            let hours = LocalTime.clock(span.first, in: zone) + " – " + LocalTime.clock(span.last, in: zone)
+            let hours = clocks.clock(span.first, in: zone) + " – " + clocks.clock(span.last, in: zone)
             let towards =
                 span.headsigns.isEmpty
                 ? "" : " " + Message.towards(clean(span.headsigns.joined(separator: " / "), 40)).text(lang)
@@ -112,10 +114,10 @@ extension KioskScreenBuilder {
 
         let departures =
             view.departures.isEmpty
-            ? noDepartureLines(view, zone: zone, lang: lang)
+            ? noDepartureLines(view, zone: zone, lang: lang, clocks: state.locale)
             : boardDepartureLines(
                 view, now: state.now, width: large ? w : min(84, w >= 110 ? Int(Double(w) * 0.58) - 2 : w), zone: zone,
-                lang: lang, large: large)
+                lang: lang, large: large, clocks: state.locale)
         let departuresTitle = ScreenLine([
             ScreenSpan(" " + Message.departures(minutes: view.windowMinutes).text(lang), sectionStyle)
         ])
@@ -156,7 +158,7 @@ extension KioskScreenBuilder {
                             ScreenSpan(
                                 " " + state.locale.firstAndLastHeading(serviceDate: view.serviceDate), sectionStyle)
                         ]),
-                        spanLines(view, zone: zone, lang: lang, width: rightW - 1)
+                        spanLines(view, zone: zone, lang: lang, width: rightW - 1, clocks: state.locale)
                     ))
             }
             sections.append(
@@ -195,7 +197,9 @@ extension KioskScreenBuilder {
         row += 1
         let remaining = body.upperBound - row + 1
         // Large layout: the departures only; first/last service and nearby stops are dropped, not wrapped.
-        let spans = view.serviceSpans.isEmpty || large ? [] : spanLines(view, zone: zone, lang: lang, width: w)
+        let spans =
+            view.serviceSpans.isEmpty || large
+            ? [] : spanLines(view, zone: zone, lang: lang, width: w, clocks: state.locale)
         let nearby =
             large
             ? []
