@@ -327,7 +327,7 @@ extension PlanningOverlay {
             kind: .ride, from: try stop(ride.boardStop), to: try stop(ride.alightStop),
             departure: network.instant(ride.boardTime), arrival: network.instant(ride.alightTime),
             minutes: RouteDatabase.minutes(from: ride.boardTime, to: ride.alightTime), route: added.route,
-            headsign: added.trip.headsign ?? added.route.longName ?? added.route.label, tripID: added.trip.tripID,
+            headsign: added.trip.headsign, tripID: added.trip.tripID,
             serviceDate: added.serviceDate.description, stops: ride.stopCount,
             realtime: RideRealtime(
                 state: .added, predictedDeparture: network.instant(ride.boardTime),

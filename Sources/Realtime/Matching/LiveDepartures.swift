@@ -72,7 +72,8 @@ extension LiveTimetable {
                 let seconds = Int(wholeSecondsOf: time.timeIntervalSince(serviceDate.serviceDayOrigin(in: timeZone)))
                 result.append(
                     Departure(
-                        route: route, headsign: trip.headsign ?? route.longName ?? route.label,
+                        // The headsign as the live feed gives it; the destination by `TripDestination`.
+                        route: route, headsign: trip.headsign ?? "",
                         directionID: trip.directionID,
                         time: time, minutesFromNow: 0, tripID: trip.tripID, serviceDate: serviceDate.description,
                         scheduledTime: GTFSTime(seconds: seconds).description, wheelchairAccessible: .unknown,
