@@ -1,6 +1,7 @@
 import Foundation
 import KioskTesting
 import ScanService
+import StopPresentation
 import Testing
 import TransitModel
 import TransitStore
@@ -45,6 +46,18 @@ import TransitStore
             try self.state(at: "LV1"), width: 80, height: 24, context: ScreenContext(demo: false)
         ).text
         #expect(bus.contains("Maryland Pkwy Northbound") && !bus.contains("109 Maryland"), "\(bus)")
+    }
+
+    @Test func speechSaysWhereEachLineGoes() throws {
+        let db = try Self.database.get()
+        let now = try #require(LocalTime.parse(HeadsignlessFeed.morning, in: db.timeZone))
+        let view = try db.stopView(for: try db.resolveStop(.id("MAD")), at: now, windowMinutes: 120)
+        let spoken = StopViewSpeech.text(view, language: .en)
+        #expect(spoken.contains("Route AVE to Barcelona-Sants"), "\(spoken)")
+        #expect(spoken.contains("Route ALVIA to Zaragoza-Delicias"), "\(spoken)")
+        let plan = try db.plan(from: db.resolveEndpoint("MAD"), to: db.resolveEndpoint("BCN"), at: now)
+        let said = JourneyPlanSpeech.text(plan, language: .en)
+        #expect(said.contains("Take route AVE 03083 to Barcelona-Sants"), "\(said)")
     }
 
     @Test func thePlanScreenTakesTheTrainToItsLastStop() throws {
