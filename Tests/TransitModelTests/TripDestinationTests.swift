@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TransitModel
@@ -25,28 +26,29 @@ import Testing
     }
 
     @Test func emptyHeadsignNamesTheLastStop() {
-        #expect(
-            TripDestination.named(headsign: "", lastStopName: "Barcelona-Sants", route: route("AVE")) == "Barcelona-Sants")
+        let ave = route("AVE")
+        #expect(TripDestination.named(headsign: "", lastStopName: "Barcelona-Sants", route: ave) == "Barcelona-Sants")
         #expect(
             TripDestination.named(headsign: "  ", lastStopName: " Barcelona-Sants ", route: route("AVE"))
                 == "Barcelona-Sants")
         // A headsign wins over the last stop: a stop time's stop_headsign reaches here as the headsign (GTFS: it
         // overrides the trip's at that stop).
         #expect(
-            TripDestination.named(headsign: "Barcelona por Zaragoza", lastStopName: "Barcelona-Sants", route: route("AVE"))
+            TripDestination.named(headsign: "Barcelona por Zaragoza", lastStopName: "Barcelona-Sants", route: ave)
                 == "Barcelona por Zaragoza")
     }
 
     @Test func withoutHeadsignOrLastStopTheRouteNamesItself() {
-        #expect(TripDestination.named(headsign: "", lastStopName: nil, route: route("AVE", longName: "Madrid - Sevilla"))
-            == "Madrid - Sevilla")
+        let named = route("AVE", longName: "Madrid - Sevilla")
+        #expect(TripDestination.named(headsign: "", lastStopName: nil, route: named) == "Madrid - Sevilla")
         #expect(TripDestination.named(headsign: "", lastStopName: "", route: route("AVE")) == "AVE")
     }
 
     @Test func departuresGroupByRouteAndDestination() {
         func departure(_ destination: String, _ minute: Int) -> Departure {
             Departure(
-                route: route("AVE"), headsign: "", directionID: 0, time: .init(timeIntervalSince1970: Double(minute * 60)),
+                route: route("AVE"), headsign: "", directionID: 0,
+                time: Date(timeIntervalSince1970: Double(minute * 60)),
                 minutesFromNow: minute, tripID: "T\(minute)", serviceDate: "2026-11-23", scheduledTime: "08:00:00",
                 wheelchairAccessible: .unknown, stopID: "MAD", platformCode: nil, approximate: false,
                 destination: destination, tripShortName: String(minute))

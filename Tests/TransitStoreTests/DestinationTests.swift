@@ -27,7 +27,9 @@ import TransitModel
     @Test func departuresWithoutHeadsignsNameTheirLastStopAndTrainNumber() throws {
         let db = try database()
         let departures = try view(db, "MAD").departures
-        let seen = departures.map { "\($0.route.label) \($0.tripShortName ?? "-") [\($0.headsign)] → \($0.destination)" }
+        let seen = departures.map {
+            "\($0.route.label) \($0.tripShortName ?? "-") [\($0.headsign)] → \($0.destination)"
+        }
         #expect(
             seen == [
                 "AVE 03083 [] → Barcelona-Sants",
@@ -66,7 +68,8 @@ import TransitModel
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT t.trip_id, s.stop_id FROM trips t JOIN stops s ON s.stop_idx = t.last_stop_idx ORDER BY t.trip_id
+                    SELECT t.trip_id, s.stop_id FROM trips t JOIN stops s ON s.stop_idx = t.last_stop_idx
+                    ORDER BY t.trip_id
                     """
             ).map { "\($0[0] as String)→\($0[1] as String)" }
         }
@@ -104,7 +107,8 @@ import TransitModel
         #expect(try db.routePatterns("AVE").patterns.map(\.headsign) == ["Barcelona-Sants"])
         #expect(try db.routeDiagram(route: "B109").headsign == "Maryland Pkwy Northbound")
         let map = try db.stopMap(for: try db.resolveStop(.idOrCode("MAD")), radiusMeters: 400)
-        #expect(map.lines.map { "\($0.route.label) \($0.headsign ?? "?")" }.sorted().contains("ALVIA Zaragoza-Delicias"))
+        let legend = map.lines.map { "\($0.route.label) \($0.headsign ?? "?")" }
+        #expect(legend.sorted() == ["ALVIA Zaragoza-Delicias", "AVE Barcelona-Sants"])
         #expect(map.lines.allSatisfy { $0.headsign != nil })
     }
 }
