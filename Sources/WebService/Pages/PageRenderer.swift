@@ -18,7 +18,6 @@ struct PageRenderer: Sendable {
             ("search", PageTemplates.search), ("stop", PageTemplates.stop), ("plan", PageTemplates.plan),
             ("message", PageTemplates.message), ("kiosk", PageTemplates.kiosk), ("board", PageTemplates.board),
             ("prompt", PageTemplates.prompt), ("takeover", PageTemplates.takeover),
-            ("departureBoard", PageTemplates.departureBoard),
         ] + PageTemplates.browse + PageTemplates.kioskExtras {
             library.register(
                 try MustacheTemplate(string: text.replacingOccurrences(of: "%THEME%", with: themeClasses)), named: name)

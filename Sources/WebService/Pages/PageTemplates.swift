@@ -183,21 +183,6 @@ enum PageTemplates {
         {{>foot}}
         """
 
-    /// Alerts, the live notice and the departures: the same on the phone page and the `/kiosk` board.
-    static let departureBoard = """
-        {{#has_alerts}}<div class="alerts" role="note"><p><strong>{{alertsHeading}}</strong></p><ul>{{#alerts}}<li>⚠ <bdi>{{header}}</bdi>{{#description}}<br><bdi class="detail">{{description}}</bdi>{{/description}}</li>{{/alerts}}{{#moreAlerts}}<li>… {{moreAlerts}}</li>{{/moreAlerts}}</ul></div>{{/has_alerts}}
-        {{#liveNotice}}<p class="notice">{{liveNotice}}</p>{{/liveNotice}}
-        {{#serviceNotice}}<div class="warning" role="note"><p><strong>{{serviceNotice}}</strong></p>{{#serviceNoticeDetail}}<p>{{serviceNoticeDetail}}</p>{{/serviceNoticeDetail}}</div>{{/serviceNotice}}
-        {{#has_departures}}
-        <table class="departures"><tbody>
-        {{#departures}}<tr{{#canceled}} class="canceled"{{/canceled}}><td class="time">{{clock}}</td><td>{{#href}}<a class="route-link" href="{{href}}" aria-label="{{linkLabel}}">{{/href}}<bdi class="badge {{colourClass}}">{{label}}</bdi>{{#href}}</a>{{/href}}</td><td class="headsign"><bdi>{{headsign}}</bdi>{{#extra}} <span class="detail">{{extra}}</span>{{/extra}}{{#live}} <span class="live">{{live}}</span>{{/live}}</td><td class="due">{{due}}</td></tr>
-        {{/departures}}
-        </tbody></table>
-        {{/has_departures}}
-        {{#emptyNote}}<p>{{emptyNote}}</p>{{/emptyNote}}
-        {{#nextNote}}<p><bdi>{{nextNote}}</bdi></p>{{/nextNote}}
-        """
-
     /// The `/kiosk` board for one stop (`KioskBoard`): a fragment the page puts in place. One row per route and
     /// destination with its next times; the page's script pages the rows and the alert line.
     static let board = """
