@@ -46,7 +46,6 @@ import WebService
                 #expect(response.status == .ok)
                 let board = String(buffer: response.body)
                 #expect(board.contains("El Ejido") && board.contains("Timetable out of date"))
-                #expect(board.contains("map.svg"))
             }
         }
     }
