@@ -3,15 +3,20 @@ import TransitModel
 
 /// A journey plan as plain text for `kiosk plan`.
 public enum JourneyPlanText {
+    /// Spanish or English with no country's conventions: 24-hour clock, ISO dates.
     public static func render(_ plan: JourneyPlan, language: Language) -> String {
+        render(plan, locale: PassengerLocale.standard.speaking(language))
+    }
+
+    /// Times on the locale's clock ("3:05 PM" on a US feed), the plan's moment in its date style.
+    public static func render(_ plan: JourneyPlan, locale: PassengerLocale) -> String {
+        let language = locale.language
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
         let clean = { (text: String) in TerminalText.sanitize(text, maxLength: 60) }
-        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let clock = { (date: Date) in locale.clock(date, in: zone) }
         let say = { (message: Message) in message.text(language) }
         let sayPlan = { (message: PlanMessage) in message.text(language) }
-        let stamp = { (date: Date) in
-            "\(LocalTime.iso8601(date, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")) \(plan.timeZone)"
-        }
+        let stamp = { (date: Date) in "\(locale.dateAndClock(date, in: zone)) \(plan.timeZone)" }
         var lines = [say(.journeyHeading(from: clean(plan.from.name), to: clean(plan.to.name)))]
         if let deadline = plan.arriveBy {
             lines.append(sayPlan(.arrivingBy(stamp(deadline), earliest: clock(plan.at))))
@@ -33,7 +38,7 @@ public enum JourneyPlanText {
             lines.append(sayPlan(.noStepFreeJourney))
             if let ordinary = plan.withoutStepFree, !ordinary.isEmpty {
                 lines.append(sayPlan(.ordinaryJourneysHeading))
-                options(ordinary, into: &lines, language: language, zone: zone)
+                options(ordinary, into: &lines, locale: locale, zone: zone)
                 return lines.joined(separator: "\n")
             }
         }
@@ -43,13 +48,16 @@ public enum JourneyPlanText {
             lines.append(say(.routesAtStart(labels(plan.routesAtOrigin, language))))
             lines.append(say(.routesAtDestination(labels(plan.routesAtDestination, language))))
         }
-        options(plan.options, into: &lines, language: language, zone: zone)
+        options(plan.options, into: &lines, locale: locale, zone: zone)
         return lines.joined(separator: "\n")
     }
 
-    static func options(_ options: [JourneyOption], into lines: inout [String], language: Language, zone: TimeZone) {
+    static func options(
+        _ options: [JourneyOption], into lines: inout [String], locale: PassengerLocale, zone: TimeZone
+    ) {
+        let language = locale.language
         let clean = { (text: String) in TerminalText.sanitize(text, maxLength: 60) }
-        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let clock = { (date: Date) in locale.clock(date, in: zone) }
         let say = { (message: Message) in message.text(language) }
         for (number, option) in options.enumerated() {
             lines.append("")

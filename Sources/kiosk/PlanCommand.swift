@@ -103,7 +103,8 @@ struct PlanCommand: ParsableCommand {
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
-            let language = output.locale(config: config, routes: routes).language
+            let locale = output.locale(config: config, routes: routes)
+            let language = locale.language
             let clock = try moment.instant(in: routes.timeZone)  // --at, else now: freshness is judged there
             var instant = clock
             let deadline = try arriveBy.map { try MomentOption(at: $0).instant(in: routes.timeZone) }
@@ -121,7 +122,7 @@ struct PlanCommand: ParsableCommand {
                 print(
                     output.json
                         ? try KioskJSON.encode(plan, timeZone: routes.timeZone)
-                        : JourneyPlanText.render(plan, language: language))
+                        : JourneyPlanText.render(plan, locale: locale))
             }
             if let map {
                 guard plan.options.count >= mapOption else {

@@ -162,7 +162,8 @@ extension PageRoutes {
             from: from, to: to, at: earliest, maxTransfers: service.config.maxTransfers, database: database,
             config: service.config, options: options, live: service.live?.live, now: service.now())
         let stepFreeKnown = plan.stepFree == true ? ((try? database.hasStepFreeData()) ?? true) : true
-        return Self.planModel(plan, language: lang, stepFreeDataKnown: stepFreeKnown)
+        return Self.planModel(
+            plan, language: lang, conventions: service.config.passengerLocale, stepFreeDataKnown: stepFreeKnown)
     }
 
     static func choice(
@@ -202,11 +203,14 @@ extension PageRoutes {
 
     /// The page's options of `plan`. `stepFreeDataKnown` false: the feed says nothing about step-free access, so a
     /// step-free plan found none for that reason — the page says so and shows the ordinary journeys.
+    /// `conventions`: the process's passenger locale, whose clock and date style the times are written in.
     static func planModel(
-        _ plan: JourneyPlan, language lang: Language, stepFreeDataKnown: Bool = true
+        _ plan: JourneyPlan, language lang: Language, conventions: PassengerLocale = .standard,
+        stepFreeDataKnown: Bool = true
     ) -> PlanPage.Result {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
-        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let locale = conventions.speaking(lang)
+        let clock = { (date: Date) in locale.clock(date, in: zone) }
         // Each list of options with the plan its maps are drawn from: the ordinary journeys offered beside a
         // step-free plan that found none are the options of a plan without the step-free choice.
         func model(_ plan: JourneyPlan, maps: Bool) -> [PlanPage.Option] {
@@ -264,14 +268,10 @@ extension PageRoutes {
             title: Message.journeyHeading(from: FeedText.shown(plan.from.name), to: FeedText.shown(plan.to.name))
                 .text(lang),
             leaving: plan.arriveBy.map {
-                PlanMessage.arrivingBy(
-                    String(LocalTime.iso8601($0, in: zone).prefix(16).replacingOccurrences(of: "T", with: " ")),
-                    earliest: clock(plan.at)
+                PlanMessage.arrivingBy(locale.dateAndClock($0, in: zone), earliest: clock(plan.at)
                 ).text(lang)
             }
-                ?? Message.leavingFrom(
-                    "\(LocalTime.iso8601(plan.at, in: zone).prefix(16).replacingOccurrences(of: "T", with: " "))"
-                ).text(lang),
+                ?? Message.leavingFrom(locale.dateAndClock(plan.at, in: zone)).text(lang),
             options: options, none: none, notes: notes,
             ordinaryHeading: ordinary.isEmpty ? nil : PlanMessage.ordinaryJourneysHeading.text(lang),
             ordinary: ordinary)

@@ -1,0 +1,56 @@
+import Foundation
+import KioskTesting
+import Testing
+import TransitModel
+
+@testable import TransitStore
+
+/// `kiosk plan` follows the passenger locale: on an English US feed its times are on the 12-hour clock and the
+/// plan's moment is a m/d/y date; JSON stays ISO and 24-hour. The sample network (Quito) keeps 24-hour times
+/// (Ecuador's dates: 25/11/2026).
+@Suite struct PassengerLocalePlanTests {
+    static let imported = Result { () throws -> String in
+        let path = TemporaryFolder.make("plan-english-us").appendingPathComponent("routes.sqlite").path
+        _ = try GTFSImporter(feedPath: EnglishUSFeed.folder().path, databasePath: path).run()
+        return path
+    }
+
+    func plan(_ arguments: [String]) throws -> ProcessResult {
+        try Programs.runKiosk(
+            ["plan", "MAIN", "ZOO", "--db", try Self.imported.get(), "--at", EnglishUSFeed.afternoon] + arguments)
+    }
+
+    @Test func aPlanOnAnEnglishUSFeedHasTwelveHourTimes() throws {
+        let result = try plan([])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = result.stdout
+        #expect(text.contains("8/19/2026 3:00 PM America/New_York"), "\(text)")
+        #expect(text.contains("Option 1: 3:07 PM → 3:20 PM"), "\(text)")
+        #expect(text.contains("  3:10 PM  Take 4 to City Zoo"), "\(text)")
+        #expect(!text.contains("15:"), "\(text)")
+    }
+
+    @Test func inSpanishTheSameClock() throws {
+        let result = try plan(["--lang", "es"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("3:10 p. m."), "\(result.stdout)")
+        #expect(!result.stdout.contains("15:"), "\(result.stdout)")
+    }
+
+    @Test func jsonStaysISO() throws {
+        let result = try plan(["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("T15:10"), "\(result.stdout.prefix(600))")
+        #expect(!result.stdout.contains("PM"), "\(result.stdout.prefix(600))")
+    }
+
+    @Test func theSampleNetworkKeepsTheTwentyFourHourClock() throws {
+        let result = try Programs.runKiosk(
+            ["plan", "1011", "1151", "--at", "2026-11-25T08:00", "--lang", "en"],
+            environment: ["XDG_CACHE_HOME": TemporaryFolder.make("cache").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("25/11/2026 08:00 America/Guayaquil"), "\(result.stdout)")
+        #expect(result.stdout.contains("08:02"), "\(result.stdout)")
+        #expect(!result.stdout.contains(" AM"), "\(result.stdout)")
+    }
+}
