@@ -57,6 +57,30 @@ import TransitStore
         return (server, base)
     }
 
+    /// `kiosk serve` at `instant` on `../shared/data/gtfs/NAME.zip`, imported into a temporary database, with the
+    /// feed's twenty busiest stops (the check picks the busiest with departures in view).
+    static func serveSharedFeed(_ name: String, at instant: String) throws -> (RunningProgram, String, [String]) {
+        let feed = try #require(SharedData.folder).appendingPathComponent("gtfs/\(name).zip")
+        try #require(FileManager.default.fileExists(atPath: feed.path), "\(feed.path) is missing")
+        let path = TemporaryFolder.make("kiosk-board-\(name)").appendingPathComponent("routes.sqlite").path
+        let imported = try Programs.runKiosk(["import", feed.path, "--db", path, "--progress", "off"])
+        try #require(imported.status == 0, "\(imported)")
+        let candidates = try RouteDatabase(path: path).busiestStopIDs(limit: 20)
+        try #require(!candidates.isEmpty, "no stops in \(feed.path)")
+        let config = TemporaryFolder.make("kiosk-board-\(name)-config").appendingPathComponent("kiosk.toml")
+        try (Self.serverSettings + "\n").write(to: config, atomically: true, encoding: .utf8)
+        let (server, base) = try TestSupport.startServer(
+            [
+                "serve", "--port", "0", "--db", path, "--config", config.path, "--scan-source", "off", "--at", instant,
+            ], limit: 300)
+        guard let base else {
+            server.signal(SIGTERM)
+            _ = server.wait(limit: 60)
+            throw TestFailure("kiosk serve did not start: \(server.output)")
+        }
+        return (server, base, candidates)
+    }
+
     struct TestFailure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
@@ -116,22 +140,8 @@ import TransitStore
             "Chromium and chromium-driver are not installed (kiosk/setup.sh installs them where Debian has them)"),
         .enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
     func aUSFeedsBoardFitsEveryPanel() throws {
-        let feed = try #require(SharedData.folder).appendingPathComponent("gtfs/carta.zip")
-        try #require(FileManager.default.fileExists(atPath: feed.path), "\(feed.path) is missing")
-        let path = TemporaryFolder.make("kiosk-board-carta").appendingPathComponent("routes.sqlite").path
-        let imported = try Programs.runKiosk(["import", feed.path, "--db", path, "--progress", "off"])
-        try #require(imported.status == 0, "\(imported)")
-        let candidates = try RouteDatabase(path: path).busiestStopIDs(limit: 20)
-        try #require(!candidates.isEmpty, "no stops in \(feed.path)")
-        let config = TemporaryFolder.make("kiosk-board-carta-config").appendingPathComponent("kiosk.toml")
-        try (Self.serverSettings + "\n").write(to: config, atomically: true, encoding: .utf8)
-        let (server, base) = try TestSupport.startServer(
-            [
-                "serve", "--port", "0", "--db", path, "--config", config.path, "--scan-source", "off", "--at",
-                "2026-08-19T08:00",
-            ], limit: 300)
+        let (server, url, candidates) = try Self.serveSharedFeed("carta", at: "2026-08-19T08:00")
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
-        let url = try #require(base, "kiosk serve did not start: \(server.output)")
         try Self.check(url, ["carta", "--pick-busiest"] + candidates)
     }
 
@@ -143,22 +153,8 @@ import TransitStore
             "Chromium and chromium-driver are not installed (kiosk/setup.sh installs them where Debian has them)"),
         .enabled(if: SharedData.isAvailable, Comment(rawValue: SharedData.missing)))
     func aBusyStopOfALargeFeedFillsTheBoardAndPages() throws {
-        let feed = try #require(SharedData.folder).appendingPathComponent("gtfs/vilnius.zip")
-        try #require(FileManager.default.fileExists(atPath: feed.path), "\(feed.path) is missing")
-        let path = TemporaryFolder.make("kiosk-board-vilnius").appendingPathComponent("routes.sqlite").path
-        let imported = try Programs.runKiosk(["import", feed.path, "--db", path, "--progress", "off"])
-        try #require(imported.status == 0, "\(imported)")
-        let candidates = try RouteDatabase(path: path).busiestStopIDs(limit: 20)
-        try #require(!candidates.isEmpty, "no stops in \(feed.path)")
-        let config = TemporaryFolder.make("kiosk-board-vilnius-config").appendingPathComponent("kiosk.toml")
-        try (Self.serverSettings + "\n").write(to: config, atomically: true, encoding: .utf8)
-        let (server, base) = try TestSupport.startServer(
-            [
-                "serve", "--port", "0", "--db", path, "--config", config.path, "--scan-source", "off", "--at",
-                "2016-03-02T08:00",
-            ], limit: 300)
+        let (server, url, candidates) = try Self.serveSharedFeed("vilnius", at: "2016-03-02T08:00")
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
-        let url = try #require(base, "kiosk serve did not start: \(server.output)")
         try Self.check(url, ["vilnius", "--busy", "--pick-busiest"] + candidates)
         try Self.check(url, ["vilnius-prompt", "-"])
         try Self.check(url, ["vilnius-es", "--lang=es", "--pick-busiest"] + candidates)

@@ -102,12 +102,16 @@ struct KioskBoard {
                 header: FeedText.shown(alert.header, limit: 240),
                 count: shown.count > 1 ? BoardMessage.alertCount(index + 1, of: shown.count).text(lang) : nil)
         }
+        // The line's last turn says how many the view left out ("… and 35 more alerts"), as the phone page does.
+        if let notShown = view.alertsNotShown, !alerts.isEmpty {
+            alerts.append(Alert(header: "… " + Message.moreAlerts(notShown).text(lang), count: nil))
+        }
         if view.departures.isEmpty && serviceNotice == nil {
             emptyNote = Message.noDeparturesInWindow(minutes: view.windowMinutes).text(lang)
             if let next = view.nextDeparture {
                 nextNote =
                     Message.nextDeparture(
-                        clock: LocalTime.clock(next.time, in: zone),
+                        clock: locale.clock(next.time, in: zone),
                         dayOffset: LocalTime.dayDifference(from: view.at, to: next.time, in: zone)
                     ).text(lang)
                     + " · \(FeedText.shown(next.route.label, limit: 40)) → \(FeedText.shown(next.destination))"
