@@ -56,16 +56,27 @@ struct KioskBoard {
     var has_rows = false
     var has_alerts = false
 
-    /// The board's clock: the server's time (the page ticks it on) and the stop's offset from UTC.
+    /// The board's clock: the server's time (the page ticks it on), the stop's offset from UTC, and the
+    /// passenger locale's clock for the page to tick on in: 12 or 24 hours and its words for before and after noon.
     struct ClockFace {
         var text: String
         var nowMillis: Int64
         var offsetSeconds: Int
+        var hours: Int
+        var am: String
+        var pm: String
 
-        init(_ at: Date, zone: TimeZone) {
-            text = LocalTime.clock(at, in: zone)
+        init(_ at: Date, zone: TimeZone, locale: PassengerLocale = .standard) {
+            text = locale.clock(at, in: zone)
             nowMillis = Int64((at.timeIntervalSince1970 * 1000).rounded())
             offsetSeconds = zone.secondsFromGMT(for: at)
+            hours = locale.clock == .twelveHour ? 12 : 24
+            // The words as the locale writes them after 12:00 ("12:00 AM", "12:00 p. m.").
+            let suffix = { (seconds: Int) in
+                String(locale.clock(serviceSeconds: seconds).drop(while: { $0 != " " }).dropFirst())
+            }
+            am = hours == 12 ? suffix(0) : ""
+            pm = hours == 12 ? suffix(12 * 3600) : ""
         }
     }
 
@@ -73,11 +84,13 @@ struct KioskBoard {
     static let timesPerRow = 3
 
     /// `hidden`: the ids of alerts that already take the screen (the takeover band), not repeated in the line.
+    /// `conventions`: the process's passenger locale, whose clock the board's times are on.
     init(
-        _ view: StopView, language lang: Language, hidden: Set<String>,
+        _ view: StopView, language lang: Language, conventions: PassengerLocale = .standard, hidden: Set<String>,
         serviceNotice: (heading: String, detail: String)?
     ) {
         let zone = TimeZone(identifier: view.timeZone) ?? .current
+        let locale = conventions.speaking(lang)
         name = FeedText.shown(view.stop.name)
         fullName = FeedText.whole(view.stop.name)
         code = view.stop.code.map { FeedText.shown($0, limit: 40) }
@@ -89,12 +102,12 @@ struct KioskBoard {
         self.facts = facts.isEmpty ? nil : facts.joined(separator: " · ")
         sourceLive = view.realtimeStatus == .live
         source = (sourceLive ? BoardMessage.liveTimes : .timetableTimes).text(lang)
-        clock = ClockFace(view.at, zone: zone)
+        clock = ClockFace(view.at, zone: zone, locale: locale)
         liveNotice = LiveText.notice(view, language: lang, zone: zone)
         self.serviceNotice = serviceNotice?.heading
         serviceNoticeDetail = serviceNotice?.detail
         departuresHeading = Message.departures(minutes: view.windowMinutes).text(lang)
-        rows = Self.rows(view, language: lang, zone: zone)
+        rows = Self.rows(view, locale: locale, zone: zone)
         alertsHeading = Message.alertsHeading.text(lang)
         let shown = (view.alerts ?? []).filter { !hidden.contains($0.id) }
         alerts = shown.enumerated().map { index, alert in
@@ -125,7 +138,8 @@ struct KioskBoard {
     }
 
     /// One row per route and destination, the one leaving next first (by the live time where there is one).
-    static func rows(_ view: StopView, language lang: Language, zone: TimeZone) -> [Row] {
+    static func rows(_ view: StopView, locale: PassengerLocale, zone: TimeZone) -> [Row] {
+        let lang = locale.language
         let departures = view.departures.filter { $0.realtime?.state != .skipped }
             .enumerated().sorted { ($0.element.expectedTime, $0.offset) < ($1.element.expectedTime, $1.offset) }
             .map(\.element)
@@ -136,7 +150,7 @@ struct KioskBoard {
             if view.platforms.count > 1, let platform = group.departures.first?.platformCode {
                 extra.append(Message.platform(FeedText.shown(platform, limit: 20)).text(lang))
             }
-            var times = group.departures.map { time($0, at: view.at, language: lang, zone: zone) }
+            var times = group.departures.map { time($0, at: view.at, locale: locale, zone: zone) }
             for index in times.indices.dropFirst() { times[index].separator = " · " }
             if let last = times.lastIndex(where: { !$0.text.contains(":") && $0.text != Message.now.text(lang) }) {
                 times[last].unit = BoardMessage.minutesUnit.text(lang)
@@ -149,11 +163,12 @@ struct KioskBoard {
         }
     }
 
-    static func time(_ departure: Departure, at: Date, language lang: Language, zone: TimeZone) -> Time {
+    static func time(_ departure: Departure, at: Date, locale: PassengerLocale, zone: TimeZone) -> Time {
+        let lang = locale.language
         let expected = departure.expectedTime
         let minutes = Int((expected.timeIntervalSince(at) / 60).rounded(.down))
         var text =
-            minutes <= 0 ? Message.now.text(lang) : minutes < 60 ? "\(minutes)" : LocalTime.clock(expected, in: zone)
+            minutes <= 0 ? Message.now.text(lang) : minutes < 60 ? "\(minutes)" : locale.clock(expected, in: zone)
         if departure.approximate && minutes > 0 { text = "≈" + text }
         let state = departure.realtime?.state
         let live = state == .updated || state == .added
@@ -161,7 +176,7 @@ struct KioskBoard {
         let mark = LiveText.mark(departure, language: lang, zone: zone)
         return Time(
             text: text, separator: nil, mark: canceled ? "✕" : live ? "●" : nil, unit: nil,
-            title: LocalTime.clock(expected, in: zone) + (mark.map { " " + $0 } ?? ""), live: live, canceled: canceled)
+            title: locale.clock(expected, in: zone) + (mark.map { " " + $0 } ?? ""), live: live, canceled: canceled)
     }
 
     /// The home screen without a stop: the scan prompt, large, under the clock.
@@ -199,9 +214,10 @@ struct KioskPlan {
         self.problem = problem
     }
 
-    init(_ plan: JourneyPlan, language lang: Language) {
+    init(_ plan: JourneyPlan, language lang: Language, conventions: PassengerLocale = .standard) {
         let zone = TimeZone(identifier: plan.timeZone) ?? .current
-        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let locale = conventions.speaking(lang)
+        let clock = { (date: Date) in locale.clock(date, in: zone) }
         title = Message.journeyHeading(from: FeedText.shown(plan.from.name), to: FeedText.shown(plan.to.name))
             .text(lang)
         leaving = Message.leavingFrom(clock(plan.at)).text(lang)

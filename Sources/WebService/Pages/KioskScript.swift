@@ -99,7 +99,11 @@ enum KioskScript {
             var clock = board.querySelector(".clock");
             if (!clock || !clockBase) { return; }
             var t = new Date(clockBase + (performance.now() - clockLoaded) + clockOffset * 1000);
-            var text = pad(t.getUTCHours()) + ":" + pad(t.getUTCMinutes());
+            // The passenger locale's clock, as the server wrote it: "15:05", or "3:05 PM" where 12 hours are read.
+            var hour = t.getUTCHours(), minutes = pad(t.getUTCMinutes());
+            var text = clock.dataset.hours === "12"
+              ? ((hour % 12) || 12) + ":" + minutes + " " + (hour < 12 ? clock.dataset.am : clock.dataset.pm)
+              : pad(hour) + ":" + minutes;
             if (clock.textContent !== text) { clock.textContent = text; }
           }
 

@@ -190,7 +190,7 @@ enum PageTemplates {
         <div class="board-title"><h1><bdi{{#fullName}} title="{{fullName}}"{{/fullName}}>{{name}}</bdi>{{#code}} <bdi class="code">{{code}}</bdi>{{/code}}</h1>
         <p class="board-source"><span class="source{{#sourceLive}} is-live{{/sourceLive}}">{{source}}</span>{{#facts}} · <bdi>{{facts}}</bdi>{{/facts}}</p></div>
         <p class="pager" aria-live="off" data-words="{{pageWords}}"></p>
-        {{#clock}}<p class="clock" aria-live="off" data-now="{{nowMillis}}" data-offset="{{offsetSeconds}}">{{text}}</p>{{/clock}}
+        {{#clock}}<p class="clock" aria-live="off" data-now="{{nowMillis}}" data-offset="{{offsetSeconds}}" data-hours="{{hours}}" data-am="{{am}}" data-pm="{{pm}}">{{text}}</p>{{/clock}}
         </header>
         {{#liveNotice}}<p class="board-notice">{{liveNotice}}</p>{{/liveNotice}}
         {{#has_alerts}}<div class="alert-line" role="note" aria-label="{{alertsHeading}}" aria-live="off">{{#alerts}}<p class="alert">⚠ {{#count}}<span class="alert-count">{{count}}</span> {{/count}}<bdi class="alert-text">{{header}}</bdi></p>{{/alerts}}</div>{{/has_alerts}}
@@ -214,7 +214,7 @@ enum PageTemplates {
     static let prompt = """
         <header class="board-head">
         <div class="board-title"><h1>StopKiosk</h1></div>
-        {{#clock}}<p class="clock" aria-live="off" data-now="{{nowMillis}}" data-offset="{{offsetSeconds}}">{{text}}</p>{{/clock}}
+        {{#clock}}<p class="clock" aria-live="off" data-now="{{nowMillis}}" data-offset="{{offsetSeconds}}" data-hours="{{hours}}" data-am="{{am}}" data-pm="{{pm}}">{{text}}</p>{{/clock}}
         </header>
         <div class="prompt"><h2>{{heading}}</h2>
         <p class="facts">{{detail}}</p></div>

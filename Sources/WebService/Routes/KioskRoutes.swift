@@ -267,7 +267,8 @@ struct KioskRoutes {
             let prompt = service.pages.render(
                 KioskBoard.Prompt(
                     heading: Message.holdCodePrompt.text(lang), detail: Message.holdCodeDetail.text(lang),
-                    clock: KioskBoard.ClockFace(service.now(), zone: database.timeZone)),
+                    clock: KioskBoard.ClockFace(
+                        service.now(), zone: database.timeZone, locale: service.config.passengerLocale.speaking(lang))),
                 "prompt")
             response = Responses.html(
                 takeover(stop: nil, database: database, language: lang).html + prompt, cacheSeconds: nil)
@@ -286,12 +287,15 @@ struct KioskRoutes {
             let view = try service.stopView(
                 database, for: stop, at: now, window: service.config.windowMinutes,
                 nearby: 0, language: lang)
-            return KioskBoard(view, language: lang, hidden: hidden, serviceNotice: nil)
+            return KioskBoard(
+                view, language: lang, conventions: service.config.passengerLocale, hidden: hidden, serviceNotice: nil)
         } catch LookupError.outsideServiceRange(let date, let start, let end) {
             let (view, notice) = try PageRoutes.outOfServiceView(
                 database, stop: stop, at: now, date: date, start: start, end: end,
                 window: service.config.windowMinutes, nearby: 0, language: lang)
-            return KioskBoard(view, language: lang, hidden: hidden, serviceNotice: notice)
+            return KioskBoard(
+                view, language: lang, conventions: service.config.passengerLocale, hidden: hidden,
+                serviceNotice: notice)
         } catch let error as LookupError {
             throw Problem.from(error)
         }
@@ -354,7 +358,7 @@ struct KioskRoutes {
             let plan = try JourneyPlanning.plan(
                 from: from, to: to, at: now, maxTransfers: service.config.maxTransfers, database: database,
                 config: service.config, live: service.live?.live, now: now)
-            model = KioskPlan(plan, language: lang)
+            model = KioskPlan(plan, language: lang, conventions: service.config.passengerLocale)
         } catch let error as LookupError {
             switch error {
             case .noSuchStop(let query, _): model = KioskPlan(problem: Message.noSuchStop(query).text(lang))
