@@ -78,10 +78,10 @@ struct MapCommand: ParsableCommand {
         try reportingLookupErrors {
             let config = try configOption.load()
             let routes = try database.open(config: config)
-            let language = OutputOptions.language(self.lang, config: config, routes: routes)
+            let locale = OutputOptions.locale(self.lang, config: config, routes: routes)
             let resolved = try routes.resolveStop(try StopQuery.reference(for: stop, routes: routes, config: config))
             let map = try routes.stopMap(for: resolved, radiusMeters: nearby ?? max(50, config.nearbyRadiusMeters))
-            try picture.write(stopMapSVG(for: map, language: language))
+            try picture.write(stopMapSVG(for: map, language: locale.language, conventions: locale))
         }
     }
 }

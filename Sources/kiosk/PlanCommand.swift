@@ -132,7 +132,7 @@ struct PlanCommand: ParsableCommand {
                     throw ExitCode(ExitStatus.badInput)
                 }
                 let geometry = try routes.journeyMap(plan, option: mapOption - 1)
-                try writePicture(journeyMapSVG(for: geometry, language: language), to: map, option: "--map")
+                try writePicture(journeyMapSVG(for: geometry, language: language, conventions: locale), to: map, option: "--map")
             }
             if speech.wanted {
                 try speech.perform(

@@ -15,9 +15,11 @@ public enum JourneyMapSVG {
 
     /// The numbered points in text plan order: a ride gives two (where to board, where to get off), a walk one
     /// (where it ends).
-    public static func points(_ map: JourneyMap, language: Language) -> [Point] {
+    public static func points(
+        _ map: JourneyMap, language: Language, conventions: PassengerLocale = .standard
+    ) -> [Point] {
         let zone = TimeZone(identifier: map.plan.timeZone) ?? .current
-        let clock = { (date: Date) in LocalTime.clock(date, in: zone) }
+        let clock = { (date: Date) in conventions.speaking(language).clock(date, in: zone) }
         let say = { (message: Message) in message.text(language) }
         let code = { (stop: StopInfo) in stop.code.map { " [\($0)]" } ?? "" }
         var result: [Point] = []
@@ -73,10 +75,15 @@ public enum JourneyMapSVG {
 
     /// The picture; with `legend` false, only the map (a page lists the numbered points in its own text under
     /// it, where a phone shows them at a readable size); `<title>` and `<desc>` are the same either way.
-    public static func render(_ map: JourneyMap, language: Language, legend showLegend: Bool = true) -> String {
+    /// `conventions`: the passenger locale, whose clock the times and whose units the scale bar are in.
+    public static func render(
+        _ map: JourneyMap, language: Language, legend showLegend: Bool = true,
+        conventions: PassengerLocale = .standard
+    ) -> String {
+        let locale = conventions.speaking(language)
         let say = { (message: Message) in message.text(language) }
         let projection = projection(for: map)
-        let numbered = points(map, language: language)
+        let numbered = points(map, language: language, conventions: conventions)
         let legend = numbered.map { "\($0.number). \($0.text)" }
         let legendHeight = showLegend ? 24.0 * Double(legend.count + 1) + 24 : 0
         var svg = SVGWriter(width: mapSize, height: mapSize + legendHeight)
@@ -131,7 +138,8 @@ public enum JourneyMapSVG {
         }
         svg.raw("</g>\n")
         StopMapSVG.drawNorthArrow(&svg, x: mapSize - 44, y: 56, label: say(.north))
-        StopMapSVG.drawScaleBar(&svg, scale: projection.scale, x: 24, y: mapSize - 28, maxWidth: mapSize / 4)
+        StopMapSVG.drawScaleBar(
+            &svg, scale: projection.scale, x: 24, y: mapSize - 28, maxWidth: mapSize / 4, locale: locale)
 
         let option: JourneyOption? =
             map.plan.options.indices.contains(map.optionNumber - 1) ? map.plan.options[map.optionNumber - 1] : nil
@@ -149,7 +157,7 @@ public enum JourneyMapSVG {
         if let option {
             let zone = TimeZone(identifier: map.plan.timeZone) ?? .current
             description =
-                "\(LocalTime.clock(option.departure, in: zone)) → \(LocalTime.clock(option.arrival, in: zone)) (\(option.durationMinutes) min). "
+                "\(locale.clock(option.departure, in: zone)) → \(locale.clock(option.arrival, in: zone)) (\(option.durationMinutes) min). "
                 + description
         }
         if map.legs.contains(where: { $0.step.kind == .walk }) { description += ". " + say(.walkDashed) }
@@ -162,6 +170,8 @@ extension JourneyMap {
 }
 
 /// A plan option's journey map as SVG — the library call per picture for every surface.
-public func journeyMapSVG(for map: JourneyMap, language: Language, legend: Bool = true) -> String {
-    JourneyMapSVG.render(map, language: language, legend: legend)
+public func journeyMapSVG(
+    for map: JourneyMap, language: Language, legend: Bool = true, conventions: PassengerLocale = .standard
+) -> String {
+    JourneyMapSVG.render(map, language: language, legend: legend, conventions: conventions)
 }

@@ -194,7 +194,10 @@ public enum RouteMapSVG {
     }
 
     /// The picture; with `legend` false, only the map (the route page lists the stops as text beside it).
-    public static func render(_ map: RouteMap, language: Language, legend: Bool = true) -> String {
+    /// `conventions`: the passenger locale, whose units the scale bar is in.
+    public static func render(
+        _ map: RouteMap, language: Language, legend: Bool = true, conventions: PassengerLocale = .standard
+    ) -> String {
         let browse = { (message: BrowseMessage) in message.text(language) }
         let (projection, mapHeight) = layout(for: map)
         let list = textLines(map, language: language)
@@ -266,7 +269,9 @@ public enum RouteMapSVG {
             svg.badge(map.route, x: min(max(p.x, 40), width - 40), y: min(max(p.y - 26, 20), mapHeight - 20))
         }
         StopMapSVG.drawNorthArrow(&svg, x: width - 44, y: 56, label: Message.north.text(language))
-        StopMapSVG.drawScaleBar(&svg, scale: projection.scale, x: 24, y: mapHeight - 24, maxWidth: width / 4)
+        StopMapSVG.drawScaleBar(
+            &svg, scale: projection.scale, x: 24, y: mapHeight - 24, maxWidth: width / 4,
+            locale: conventions.speaking(language))
 
         if legend {
             svg.raw("<g class=\"legend\">\n")
@@ -315,6 +320,8 @@ extension RouteMapSVG {
 }
 
 /// The route map of `map` as SVG — the library call every surface uses (`/api/v1/routes/{id}/map.svg`).
-public func routeMapSVG(for map: RouteMap, language: Language, legend: Bool = true) -> String {
-    RouteMapSVG.render(map, language: language, legend: legend)
+public func routeMapSVG(
+    for map: RouteMap, language: Language, legend: Bool = true, conventions: PassengerLocale = .standard
+) -> String {
+    RouteMapSVG.render(map, language: language, legend: legend, conventions: conventions)
 }

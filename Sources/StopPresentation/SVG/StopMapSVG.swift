@@ -18,7 +18,10 @@ public enum StopMapSVG {
     }
 
     /// The lines of the text equivalent, in the order the picture's legend shows them.
-    public static func textLines(_ map: StopMap, language: Language) -> [String] {
+    public static func textLines(
+        _ map: StopMap, language: Language, conventions: PassengerLocale = .standard
+    ) -> [String] {
+        let locale = conventions.speaking(language)
         let say = { (message: Message) in message.text(language) }
         var lines = [say(.routes) + ":"]
         if map.lines.isEmpty { lines.append("  " + say(.noRoutesDrawn)) }
@@ -44,22 +47,26 @@ public enum StopMapSVG {
             lines.append(text)
         }
         if noShapes { lines.append("  (" + say(.drawnStopToStop) + ")") }
-        lines.append(say(.nearby(meters: map.radiusMeters)) + ":")
-        if map.nearby.isEmpty { lines.append("  " + say(.noNearbyStops(meters: map.radiusMeters))) }
+        lines.append(locale.nearbyHeading(meters: map.radiusMeters) + ":")
+        if map.nearby.isEmpty { lines.append("  " + locale.noNearbyStops(meters: map.radiusMeters)) }
         for near in map.nearby {
             let code = near.stop.code.map { " [\($0)]" } ?? ""
             let routes = near.routes.isEmpty ? "" : " — " + near.routes.joined(separator: ", ")
-            lines.append("  \(near.stop.name)\(code), \(near.distanceMeters) m \(near.direction.rawValue)\(routes)")
+            let distance = locale.nearbyDistance(meters: near.distanceMeters, direction: near.direction)
+            lines.append("  \(near.stop.name)\(code), \(distance)\(routes)")
         }
         return lines
     }
 
     /// The picture; with `legend` false, only the map (the stop page lists the routes and nearby stops in its own
     /// text, readable on a phone); `<title>` and `<desc>` are the same either way.
-    public static func render(_ map: StopMap, language: Language, legend: Bool = true) -> String {
+    /// `conventions`: the passenger locale, whose units the scale bar and the distances are in.
+    public static func render(
+        _ map: StopMap, language: Language, legend: Bool = true, conventions: PassengerLocale = .standard
+    ) -> String {
         let say = { (message: Message) in message.text(language) }
         let projection = projection(for: map)
-        let list = textLines(map, language: language)
+        let list = textLines(map, language: language, conventions: conventions)
         let legendHeight = legend ? 24.0 * Double(list.count) + 24 : 0
         var svg = SVGWriter(width: mapSize, height: mapSize + legendHeight)
         svg.raw(
@@ -157,7 +164,9 @@ public enum StopMapSVG {
             weight: "bold", halo: true, maxLength: 60)
 
         drawNorthArrow(&svg, x: mapSize - 44, y: 56, label: say(.north))
-        drawScaleBar(&svg, scale: projection.scale, x: 24, y: mapSize - 28, maxWidth: mapSize / 4)
+        drawScaleBar(
+            &svg, scale: projection.scale, x: 24, y: mapSize - 28, maxWidth: mapSize / 4,
+            locale: conventions.speaking(language))
 
         // The text equivalent, visible under the map.
         if legend {
@@ -187,16 +196,47 @@ public enum StopMapSVG {
         svg.text(label, x: x, y: y + 24 + 20, size: 16, anchor: "middle", weight: "bold", halo: true)
     }
 
-    /// A scale bar of a round length (10, 20, 50, 100, 200, 500 m, 1, 2, 5 km …) no longer than `maxWidth`.
-    static func drawScaleBar(_ svg: inout SVGWriter, scale: Double, x: Double, y: Double, maxWidth: Double) {
-        let meters = scaleBarMeters(scale: scale, maxWidth: maxWidth)
-        let width = Double(meters) * scale
+    /// A scale bar of a round length (10, 20, 50, 100, 200, 500 m, 1, 2, 5 km …; in feet and miles where the
+    /// locale reads them: 50, 100, 200, 500, 1000 ft, ¼, ½, 1, 2, 5 mi …) no longer than `maxWidth`.
+    static func drawScaleBar(
+        _ svg: inout SVGWriter, scale: Double, x: Double, y: Double, maxWidth: Double,
+        locale: PassengerLocale = .standard
+    ) {
+        let (length, label) =
+            locale.units == .imperial
+            ? scaleBarImperial(scale: scale, maxWidth: maxWidth, language: locale.language)
+            : metricScaleBar(scale: scale, maxWidth: maxWidth)
+        let width = length * scale
         svg.raw(
             "<g class=\"scale-bar\"><rect x=\"\(SVGText.number(x - 6))\" y=\"\(SVGText.number(y - 26))\" width=\"\(SVGText.number(width + 12))\" height=\"36\" fill=\"#FFFFFF\" fill-opacity=\"0.85\"/>"
                 + "<path d=\"M \(SVGText.number(x)) \(SVGText.number(y - 6)) V \(SVGText.number(y)) H \(SVGText.number(x + width)) V \(SVGText.number(y - 6))\" fill=\"none\" stroke=\"#000000\" stroke-width=\"2.5\"/></g>\n"
         )
-        let label = meters >= 1000 ? "\(meters / 1000) km" : "\(meters) m"
         svg.text(label, x: x + width / 2, y: y - 10, size: 13, anchor: "middle")
+    }
+
+    static func metricScaleBar(scale: Double, maxWidth: Double) -> (meters: Double, label: String) {
+        let meters = scaleBarMeters(scale: scale, maxWidth: maxWidth)
+        return (Double(meters), meters >= 1000 ? "\(meters / 1000) km" : "\(meters) m")
+    }
+
+    /// The longest round length in feet or miles that fits, in metres, and its label ("500 ft", "0.5 mi").
+    static func scaleBarImperial(
+        scale: Double, maxWidth: Double, language: Language
+    ) -> (meters: Double, label: String) {
+        let foot = 0.3048, mile = 1609.344
+        var best = (meters: 10 * foot, label: "10 ft")
+        for feet in [10, 20, 50, 100, 200, 500, 1000] where Double(feet) * foot * scale <= maxWidth {
+            best = (Double(feet) * foot, "\(feet) ft")
+        }
+        let decimal = language == .es ? "," : "."
+        let miles: [(Double, String)] = [
+            (0.25, "0\(decimal)25"), (0.5, "0\(decimal)5"), (1, "1"), (2, "2"), (5, "5"), (10, "10"), (20, "20"),
+            (50, "50"),
+        ]
+        for (length, text) in miles where length * mile * scale <= maxWidth {
+            best = (length * mile, "\(text) mi")
+        }
+        return best
     }
 
     static func scaleBarMeters(scale: Double, maxWidth: Double) -> Int {
@@ -216,6 +256,8 @@ extension StopMap {
 }
 
 /// The stop map of `map` as SVG — the library call per picture for every surface.
-public func stopMapSVG(for map: StopMap, language: Language, legend: Bool = true) -> String {
-    StopMapSVG.render(map, language: language, legend: legend)
+public func stopMapSVG(
+    for map: StopMap, language: Language, legend: Bool = true, conventions: PassengerLocale = .standard
+) -> String {
+    StopMapSVG.render(map, language: language, legend: legend, conventions: conventions)
 }

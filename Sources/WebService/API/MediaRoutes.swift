@@ -81,7 +81,10 @@ struct MediaRoutes {
         do {
             let stop = try service.pathStop(context, in: database)
             let map = try database.stopMap(for: stop, radiusMeters: radius)
-            return svg(stopMapSVG(for: map, language: lang, legend: try Self.legend(query)))
+            return svg(
+                stopMapSVG(
+                    for: map, language: lang, legend: try Self.legend(query),
+                    conventions: service.config.passengerLocale))
         } catch let error as LookupError {
             throw Problem.from(error)
         }
@@ -138,7 +141,7 @@ struct MediaRoutes {
             return svg(
                 journeyMapSVG(
                     for: try database.journeyMap(plan, option: option - 1), language: lang,
-                    legend: try Self.legend(query)))
+                    legend: try Self.legend(query), conventions: service.config.passengerLocale))
         } catch let error as LookupError {
             throw Problem.from(error, atGiven: at.given)
         }

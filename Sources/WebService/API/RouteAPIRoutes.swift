@@ -129,7 +129,9 @@ struct RouteAPIRoutes {
         let database = service.databases.current()
         let svg = try Self.answering {
             let viewer = try query["from"].map { try database.resolveStop(.idOrCode(RouteDatabase.validateQuery($0))) }
-            return routeMapSVG(for: try database.routeMap(routeValue, viewer: viewer), language: lang, legend: legend)
+            return routeMapSVG(
+                for: try database.routeMap(routeValue, viewer: viewer), language: lang, legend: legend,
+                conventions: service.config.passengerLocale)
         }
         return Responses.body(
             ByteBuffer(string: svg), contentType: "image/svg+xml; charset=utf-8",
