@@ -53,4 +53,15 @@ import TransitModel
         #expect(result.stdout.contains("08:02"), "\(result.stdout)")
         #expect(!result.stdout.contains(" AM"), "\(result.stdout)")
     }
+
+    /// Printed timetables of the US feed on the 12-hour clock pass their poster check (nothing leaves its box).
+    @Test func timetablesOfTheUSFeedPrint() throws {
+        let folder = TemporaryFolder.make("timetables-english-us")
+        for (arguments, name) in [(["MAIN", "--proof"], "stop.pdf"), (["--route", "R4", "--direction", "0"], "route.pdf")] {
+            let result = try Programs.runKiosk(
+                ["timetable"] + arguments + ["--db", try Self.imported.get(), "--date", "2026-08-19"]
+                    + ["--out", folder.appendingPathComponent(name).path])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+    }
 }

@@ -10,6 +10,8 @@ struct RoutePosterComposer {
     let measurer: InkMeasurer
     let language: Language
     let layout: TimetableLayout
+    /// The passenger locale's clock: times "15:05" or "3:05p".
+    var clock: PassengerLocale.Clock = .twentyFourHour
 
     /// Type sizes tried, largest first (points, before the layout's scale).
     static let largestSize = 12.0, smallestSize = 7.0
@@ -74,7 +76,7 @@ struct RoutePosterComposer {
 
         let plan = Self.choosePlan(
             (Self.smallestSize * s).stride(to: Self.largestSize * s), trips: timetable.trips, stops: names,
-            tableWidth: right - left, available: available, measurer: measurer, language: language)
+            tableWidth: right - left, available: available, measurer: measurer, language: language, clock: clock)
 
         var pages: [PosterPage] = []
         let stripGap = plan.rowHeight * 1.2
@@ -113,6 +115,7 @@ struct RoutePosterComposer {
                     TimetableText.routeTimetableTitle(language) + " · "
                     + TimetableText.longDate(timetable.date, language) + " · "
                     + TimetableText.operators([LabelComposer.clean(timetable.agency.name)], language)
+                    + (clock == .twelveHour ? " · " + TimetableText.twelveHourNote(language) : "")
                 y += text(dateLine, .regular, 9 * s, x: left, top: y, width: right - left)
                 if timetable.timepointsOnly {
                     y += text(TimetableText.timepointsNote(language), .regular, 8 * s, x: left, top: y, width: right - left)
@@ -156,13 +159,14 @@ struct RoutePosterComposer {
     /// The plan at the largest size that needs the fewest pages.
     static func choosePlan(
         _ sizes: [Double], trips: [RouteTimetableTrip], stops names: [String], tableWidth: Double,
-        available: Double, measurer: InkMeasurer, language: Language
+        available: Double, measurer: InkMeasurer, language: Language,
+        clock: PassengerLocale.Clock = .twentyFourHour
     ) -> Plan {
         var best: Plan?
         for textSize in sizes.reversed() {
             let plan = Self.plan(
                 textSize, trips: trips, stops: names, tableWidth: tableWidth, available: available, measurer: measurer,
-                language: language)
+                language: language, clock: clock)
             if best == nil || plan.pages < best!.pages { best = plan }
         }
         return best!
@@ -170,15 +174,17 @@ struct RoutePosterComposer {
 
     static func plan(
         _ textSize: Double, trips: [RouteTimetableTrip], stops names: [String], tableWidth: Double,
-        available: Double, measurer: InkMeasurer, language: Language
+        available: Double, measurer: InkMeasurer, language: Language,
+        clock: PassengerLocale.Clock = .twentyFourHour
     ) -> Plan {
         let rowHeight = textSize * 1.5
         let headRow = PosterType.line(top: 0, size: textSize).height + 3
         // The stop column takes what its longest name needs, up to a third of the width (longer names are cut).
         let stopWidth = min(
             tableWidth / 3, (names.map { measurer.width($0, .regular, textSize) }.max() ?? 40) + 10)
-        let timeWidth = measurer.width("00:00", .regular, textSize) + 0.7 * textSize + 3
-        let rangeWidth = measurer.width("00:00–00:00", .regular, textSize) + 0.7 * textSize + 3
+        let widest = TimetableText.widestClock(clock)
+        let timeWidth = measurer.width(widest, .regular, textSize) + 0.7 * textSize + 3
+        let rangeWidth = measurer.width(widest + "–" + widest, .regular, textSize) + 0.7 * textSize + 3
         let columnWidths = trips.map { trip -> Double in
             guard let headway = trip.headwaySeconds else { return timeWidth }
             return max(rangeWidth, measurer.width(TimetableText.every(headway, language), .bold, textSize) + 7)
@@ -269,9 +275,9 @@ struct RoutePosterComposer {
                 let cell: String
                 if let time = trip.times[row] {
                     if trip.headwaySeconds != nil, let last = trip.lastTimes?[row] ?? nil {
-                        cell = TimetableText.clock(time) + "–" + TimetableText.clock(last)
+                        cell = TimetableText.clock(time, clock) + "–" + TimetableText.clock(last, clock)
                     } else {
-                        cell = TimetableText.clock(time)
+                        cell = TimetableText.clock(time, clock)
                     }
                 } else {
                     cell = "–"

@@ -33,6 +33,8 @@ struct StopPosterComposer {
     let measurer: InkMeasurer
     let language: Language
     let layout: TimetableLayout
+    /// The passenger locale's clock: hour rows "15" or "3p".
+    var clock: PassengerLocale.Clock = .twentyFourHour
 
     struct Header {
         /// The QR payload (the stop's label URL, signed when the labels are) and the address printed beside it.
@@ -182,7 +184,7 @@ struct StopPosterComposer {
             if layout == .single && sectionIndex > 0 { newPage(full: true) }
             let columnCount = max(1, section.columns.count)
             let columnWidth = (right - left) / Double(columnCount)
-            let hourCell = measurer.width("00", .bold, hourSize) + 6
+            let hourCell = measurer.width(clock == .twelveHour ? "12p" : "00", .bold, hourSize) + 6
             var minuteCell = measurer.width("00", .regular, minuteSize)
             for column in section.columns {
                 for hour in column.hours {
@@ -205,7 +207,7 @@ struct StopPosterComposer {
             func bandLines(_ column: TimetableColumn, _ hour: Int) -> [String] {
                 column.bands.filter { $0.first / 3600 == hour }.flatMap { band in
                     measurer.wrap(
-                        TimetableText.frequency(band, language)
+                        TimetableText.frequency(band, language, clock: clock)
                             + (band.marks.isEmpty ? "" : " (\(band.marks.joined(separator: ", ")))"),
                         .regular, minuteSize, width: columnWidth - 8)
                 }
@@ -326,7 +328,7 @@ struct StopPosterComposer {
                         }
                     } else if let hour = column.hours.first(where: { $0.hour == row.hour }) {
                         _ = text(
-                            TimetableText.hour(hour.hour), .bold, hourSize, x: x + 3, top: y + 1, width: hourCell - 4)
+                            TimetableText.hour(hour.hour, clock), .bold, hourSize, x: x + 3, top: y + 1, width: hourCell - 4)
                         for (position, entry) in hour.entries.enumerated() {
                             let line = position / perLine, slot = position % perLine
                             _ = text(

@@ -9,6 +9,8 @@ public struct TimetablePrintOptions: Sendable, Hashable {
     /// PNG resolution (dots per inch); ignored by the vector formats.
     public var dpi: Int
     public var language: Language
+    /// The passenger locale's clock the times are printed on ("3:05p" on a 12-hour clock).
+    public var clock: PassengerLocale.Clock
     /// PDF title, and the first part of each page's footer.
     public var title: String
     /// Probe the output's folder before writing (a file that can be created there). A caller writing thousands of
@@ -20,8 +22,10 @@ public struct TimetablePrintOptions: Sendable, Hashable {
 
     public init(
         layout: TimetableLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 200, language: Language = .es,
-        title: String = "StopKiosk", probeOutput: Bool = true, proof: Bool = false
+        title: String = "StopKiosk", probeOutput: Bool = true, proof: Bool = false,
+        clock: PassengerLocale.Clock = .twentyFourHour
     ) {
+        self.clock = clock
         self.proof = proof
         self.layout = layout
         self.format = format
@@ -114,7 +118,8 @@ public final class TimetablePrinter {
         }
         var display = payloads.template.url(for: value)
         for scheme in ["https://", "http://"] where display.hasPrefix(scheme) { display.removeFirst(scheme.count) }
-        let composer = StopPosterComposer(measurer: measurer, language: options.language, layout: options.layout)
+        let composer = StopPosterComposer(
+            measurer: measurer, language: options.language, layout: options.layout, clock: options.clock)
         var pages = composer.compose(
             timetable,
             header: StopPosterComposer.Header(
@@ -131,7 +136,8 @@ public final class TimetablePrinter {
     /// The route timetable, stops down and trips across.
     public func printRoute(_ timetable: RouteTimetable, output: String) throws(TimetablePrintError) -> TimetablePrintResult
     {
-        let composer = RoutePosterComposer(measurer: measurer, language: options.language, layout: options.layout)
+        let composer = RoutePosterComposer(
+            measurer: measurer, language: options.language, layout: options.layout, clock: options.clock)
         var pages = composer.compose(timetable, footer: options.title)
         tamper?(&pages)
         return try finish(

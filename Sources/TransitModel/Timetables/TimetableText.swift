@@ -12,6 +12,31 @@ public enum TimetableText {
     /// The hour row's label: 5 → "05", 25 → "01".
     public static func hour(_ hour: Int) -> String { String(format: "%02d", hour % 24) }
 
+    /// A printed time on `clock`: "15:05", or "3:05p", "12:10a" as US printed timetables write the 12-hour clock
+    /// (compact enough for a timetable's columns; the poster's note says what a and p mean).
+    public static func clock(_ seconds: Int, _ clock: PassengerLocale.Clock) -> String {
+        guard clock == .twelveHour else { return self.clock(seconds) }
+        let minutes = seconds / 60, hour = (minutes / 60) % 24
+        return "\(hour % 12 == 0 ? 12 : hour % 12):" + String(format: "%02d", minutes % 60) + (hour < 12 ? "a" : "p")
+    }
+
+    /// The hour row's label on `clock`: "15", or "3p", "12a" on a 12-hour clock.
+    public static func hour(_ hour: Int, _ clock: PassengerLocale.Clock) -> String {
+        guard clock == .twelveHour else { return self.hour(hour) }
+        let hour = hour % 24
+        return "\(hour % 12 == 0 ? 12 : hour % 12)" + (hour < 12 ? "a" : "p")
+    }
+
+    /// The widest printed time on `clock`, to size a column of times.
+    public static func widestClock(_ clock: PassengerLocale.Clock) -> String {
+        clock == .twelveHour ? "12:00p" : "00:00"
+    }
+
+    /// What a and p mean, for a poster on a 12-hour clock.
+    public static func twelveHourNote(_ language: Language) -> String {
+        language == .en ? "a: a.m., p: p.m." : "a: a. m., p: p. m."
+    }
+
     /// A minute entry with its marks: "07", "42a".
     public static func minute(_ entry: TimetableEntry) -> String {
         String(format: "%02d", entry.minute) + entry.marks.joined()
@@ -130,9 +155,11 @@ public enum TimetableText {
     }
 
     /// "every 10 min from 06:00 to 08:50" / "cada 10 min de 06:00 a 08:50".
-    public static func frequency(_ band: FrequencyBand, _ language: Language) -> String {
+    public static func frequency(
+        _ band: FrequencyBand, _ language: Language, clock hours: PassengerLocale.Clock = .twentyFourHour
+    ) -> String {
         let every = headway(band.headwaySeconds)
-        let from = clock(band.first), to = clock(band.last)
+        let from = clock(band.first, hours), to = clock(band.last, hours)
         return language == .en ? "every \(every) min from \(from) to \(to)" : "cada \(every) min de \(from) a \(to)"
     }
 
