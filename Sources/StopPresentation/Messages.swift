@@ -175,7 +175,8 @@ public enum Message: Sendable, Equatable {
     case speechVolume(percent: Int)
     // Pictures (SVG titles and text equivalents, the terminal's route diagram)
     case stopMapTitle(stop: String)
-    case stopMapDescription(stop: String, routes: Int, stops: Int, meters: Int)
+    /// `within`: the map's radius in the passenger locale's units ("300 m", "0.2 mi").
+    case stopMapDescription(stop: String, routes: Int, stops: Int, within: String)
     case routeLineTowards(route: String, headsign: String)
     case drawnStopToStop
     case noRoutesDrawn
@@ -212,10 +213,10 @@ public enum Message: Sendable, Equatable {
         let es = language == .es
         switch self {
         case let .stopMapTitle(stop): return es ? "Mapa de la parada \(stop)" : "Map of the stop \(stop)"
-        case let .stopMapDescription(stop, routes, stops, meters):
+        case let .stopMapDescription(stop, routes, stops, within):
             return es
-                ? "\(stop) en el centro; \(routes) recorridos de líneas y \(stops) paradas a menos de \(meters) m. El norte está arriba."
-                : "\(stop) at the centre; \(routes) route paths and \(stops) stops within \(meters) m. North is up."
+                ? "\(stop) en el centro; \(routes) recorridos de líneas y \(stops) paradas a menos de \(within). El norte está arriba."
+                : "\(stop) at the centre; \(routes) route paths and \(stops) stops within \(within). North is up."
         case let .routeLineTowards(route, headsign):
             return es ? "Línea \(route) hacia \(headsign)" : "Route \(route) to \(headsign)"
         case .drawnStopToStop:

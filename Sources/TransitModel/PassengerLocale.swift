@@ -20,6 +20,17 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
         case monthDayYear = "m/d/y"
         /// 2020-11-12
         case iso = "y-m-d"
+
+        /// A calendar date in this style.
+        public func format(_ date: ServiceDate) -> String {
+            let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+            switch self {
+            case .dayMonthYear: return "\(two(date.day))/\(two(date.month))/\(date.year)"
+            case .dayMonthYearDots: return "\(two(date.day)).\(two(date.month)).\(date.year)"
+            case .monthDayYear: return "\(date.month)/\(date.day)/\(date.year)"
+            case .iso: return date.description
+            }
+        }
     }
 
     public enum Units: String, Sendable, Equatable {
@@ -259,16 +270,7 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A calendar date: 11/12/2020 (US), 12/11/2020, 12.11.2020 or 2020-11-12.
-    public func date(_ date: ServiceDate) -> String {
-        switch dates {
-        case .dayMonthYear: return "\(two(date.day))/\(two(date.month))/\(date.year)"
-        case .dayMonthYearDots: return "\(two(date.day)).\(two(date.month)).\(date.year)"
-        case .monthDayYear: return "\(date.month)/\(date.day)/\(date.year)"
-        case .iso: return date.description
-        }
-    }
-
-    private func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    public func date(_ date: ServiceDate) -> String { dates.format(date) }
 
     /// A date written `YYYY-MM-DD` or `YYYYMMDD` in this locale's style; any other text as it is.
     public func date(_ text: String) -> String {

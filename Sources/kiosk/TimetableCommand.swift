@@ -182,7 +182,8 @@ struct TimetableCommand: ParsableCommand {
             try routesDB.checkServiceRange(day)
             let options = TimetablePrintOptions(
                 layout: layout, format: resolvedFormat, dpi: dpi, language: language,
-                title: "StopKiosk · \(routesDB.feedName)", proof: proof, clock: decided.passengerLocale.clock)
+                title: "StopKiosk · \(routesDB.feedName)", proof: proof, clock: decided.passengerLocale.clock,
+                dates: decided.passengerLocale.dates)
 
             if stop == nil && !allStops {
                 let timetable = try routesDB.routeTimetable(routes[0], direction: direction, date: day)

@@ -54,6 +54,18 @@ import TransitModel
         #expect(!result.stdout.contains(" AM"), "\(result.stdout)")
     }
 
+    /// A stop poster of the US feed says its validity in m/d/y, as the country writes dates.
+    @Test func aUSStopPosterDatesItsValidityAsTheCountryDoes() throws {
+        let pdftotext = try #require(Programs.which("pdftotext"), "pdftotext (poppler-utils) is needed")
+        let poster = TemporaryFolder.make("poster-dates-english-us").appendingPathComponent("stop.pdf").path
+        let result = try Programs.runKiosk(
+            ["timetable", "MAIN", "--proof", "--week", "--date", "2026-08-19", "--db", try Self.imported.get()]
+                + ["--out", poster])
+        try #require(result.status == 0, "\(result.stderr)")
+        let text = try Programs.run(pdftotext, [poster, "-"]).stdout
+        #expect(text.contains("Valid from 1/1/2026 to 12/31/2026"), "\(text)")
+    }
+
     /// Printed timetables of the US feed on the 12-hour clock pass their poster check (nothing leaves its box).
     @Test func timetablesOfTheUSFeedPrint() throws {
         let folder = TemporaryFolder.make("timetables-english-us")

@@ -44,6 +44,8 @@ import FoundationNetworking
         #expect(label.hasSuffix(" ft") || label.hasSuffix(" mi"), "\(label)")
         #expect(stop.contains("520 ft N"), "\(stop)")
         #expect(stop.contains("Nearby stops (within 0.2 mi)"), "\(stop)")
+        // The description a screen reader gives for the picture says the radius in the same units.
+        #expect(stop.contains("stops within 0.2 mi. North is up."), "\(stop)")
         let journey = try await page(base + "/api/v1/plan/map.svg?from=101&to=103")
         let journeyLabel = try #require(Self.scaleLabel(journey), "\(journey)")
         #expect(journeyLabel.hasSuffix(" ft") || journeyLabel.hasSuffix(" mi"), "\(journeyLabel)")

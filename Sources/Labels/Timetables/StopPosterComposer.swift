@@ -35,6 +35,8 @@ struct StopPosterComposer {
     let layout: TimetableLayout
     /// The passenger locale's clock: hour rows "15" or "3p".
     var clock: PassengerLocale.Clock = .twentyFourHour
+    /// The passenger locale's date style for the validity line; nil: the printers' own short dates.
+    var dates: PassengerLocale.DateStyle? = nil
 
     struct Header {
         /// The QR payload (the stop's label URL, signed when the labels are) and the address printed beside it.
@@ -126,7 +128,8 @@ struct StopPosterComposer {
             }
             top += text(
                 TimetableText.validity(
-                    from: timetable.validFrom, until: timetable.validUntil, single: timetable.single, language),
+                    from: timetable.validFrom, until: timetable.validUntil, single: timetable.single, language,
+                    dates: dates),
                 .bold, 9 * s, x: fullLeft, top: top, width: textWidth)
             if !timetable.holidays.isEmpty {
                 for line in measurer.wrap(

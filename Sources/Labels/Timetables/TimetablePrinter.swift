@@ -11,6 +11,9 @@ public struct TimetablePrintOptions: Sendable, Hashable {
     public var language: Language
     /// The passenger locale's clock the times are printed on ("3:05p" on a 12-hour clock).
     public var clock: PassengerLocale.Clock
+    /// The passenger locale's date style for the validity line ("Valid from 8/19/2026 …" on a US feed); nil: the
+    /// printers' own short dates.
+    public var dates: PassengerLocale.DateStyle?
     /// PDF title, and the first part of each page's footer.
     public var title: String
     /// Probe the output's folder before writing (a file that can be created there). A caller writing thousands of
@@ -23,9 +26,10 @@ public struct TimetablePrintOptions: Sendable, Hashable {
     public init(
         layout: TimetableLayout = .a4, format: LabelFormat = .pdf, dpi: Int = 200, language: Language = .es,
         title: String = "StopKiosk", probeOutput: Bool = true, proof: Bool = false,
-        clock: PassengerLocale.Clock = .twentyFourHour
+        clock: PassengerLocale.Clock = .twentyFourHour, dates: PassengerLocale.DateStyle? = nil
     ) {
         self.clock = clock
+        self.dates = dates
         self.proof = proof
         self.layout = layout
         self.format = format
@@ -119,7 +123,8 @@ public final class TimetablePrinter {
         var display = payloads.template.url(for: value)
         for scheme in ["https://", "http://"] where display.hasPrefix(scheme) { display.removeFirst(scheme.count) }
         let composer = StopPosterComposer(
-            measurer: measurer, language: options.language, layout: options.layout, clock: options.clock)
+            measurer: measurer, language: options.language, layout: options.layout, clock: options.clock,
+            dates: options.dates)
         var pages = composer.compose(
             timetable,
             header: StopPosterComposer.Header(

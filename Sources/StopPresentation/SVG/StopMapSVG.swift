@@ -183,7 +183,8 @@ public enum StopMapSVG {
         let description =
             say(
                 .stopMapDescription(
-                    stop: stopLabel, routes: map.lines.count, stops: map.nearby.count, meters: map.radiusMeters))
+                    stop: stopLabel, routes: map.lines.count, stops: map.nearby.count,
+                    within: conventions.distance(meters: map.radiusMeters)))
             + " " + list.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
         return svg.document(title: title, description: description, language: language)
     }

@@ -9,9 +9,13 @@ import TransitStore
 extension KioskScreenBuilder {
     // MARK: - Plan
 
-    static func planLines(_ plan: JourneyPlan, now: Date, zone: TimeZone, lang: Language, width: Int) -> [ScreenLine] {
+    /// `clocks`: the passenger locale whose clock the times are written in (`KioskState.locale`).
+    static func planLines(
+        _ plan: JourneyPlan, now: Date, zone: TimeZone, lang: Language, width: Int,
+        clocks: PassengerLocale = .standard
+    ) -> [ScreenLine] {
         let es = lang == .es
-        let clock = { (d: Date) in LocalTime.clock(d, in: zone) }
+        let clock = { (d: Date) in clocks.clock(d, in: zone) }
         var lines: [ScreenLine] = []
         lines.append(
             ScreenLine([ScreenSpan(" " + (es ? "Salida desde las " : "Leaving from ") + clock(plan.at), .dim)]))
@@ -24,7 +28,7 @@ extension KioskScreenBuilder {
                 lines.append(ScreenLine([ScreenSpan(" " + PlanMessage.noStepFreeJourney.text(lang), .bold)]))
                 if let ordinary = plan.withoutStepFree, !ordinary.isEmpty {
                     lines.append(ScreenLine([ScreenSpan(" " + PlanMessage.ordinaryJourneysHeading.text(lang))]))
-                    return lines + optionLines(ordinary, now: now, zone: zone, lang: lang)
+                    return lines + optionLines(ordinary, now: now, zone: zone, lang: lang, clocks: clocks)
                 }
             }
         }
@@ -53,13 +57,15 @@ extension KioskScreenBuilder {
             }
             return lines
         }
-        return lines + optionLines(plan.options, now: now, zone: zone, lang: lang)
+        return lines + optionLines(plan.options, now: now, zone: zone, lang: lang, clocks: clocks)
     }
 
     /// Each option: its times, length, transfers and wait, then its walks and rides.
-    static func optionLines(_ options: [JourneyOption], now: Date, zone: TimeZone, lang: Language) -> [ScreenLine] {
+    static func optionLines(
+        _ options: [JourneyOption], now: Date, zone: TimeZone, lang: Language, clocks: PassengerLocale = .standard
+    ) -> [ScreenLine] {
         let es = lang == .es
-        let clock = { (d: Date) in LocalTime.clock(d, in: zone) }
+        let clock = { (d: Date) in clocks.clock(d, in: zone) }
         var lines: [ScreenLine] = []
         for (number, option) in options.enumerated() {
             lines.append(.empty)
@@ -131,7 +137,7 @@ extension KioskScreenBuilder {
                 style: plan.failure == nil ? .dim : warningStyle)
             return
         }
-        let lines = planLines(journey, now: state.now, zone: zone, lang: lang, width: w)
+        let lines = planLines(journey, now: state.now, zone: zone, lang: lang, width: w, clocks: state.locale)
         let room = rows.count
         let scroll = min(plan.scroll, max(0, lines.count - room))
         var row = rows.lowerBound

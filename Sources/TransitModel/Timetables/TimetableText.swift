@@ -173,13 +173,20 @@ public enum TimetableText {
         language == .en ? "every \(headway(seconds)) min" : "cada \(headway(seconds)) min"
     }
 
-    public static func validity(from: String, until: String, single: Bool, _ language: Language) -> String {
+    /// "Valid from 25.11.2026 to 31.12.2026", its dates in `dates` (the passenger locale's style: 8/19/2026 on a
+    /// US feed) where given.
+    public static func validity(
+        from: String, until: String, single: Bool, _ language: Language, dates: PassengerLocale.DateStyle? = nil
+    ) -> String {
         if single || from == until {
             return language == .en ? "Valid on \(longDate(from, language))" : "Válido el \(longDate(from, language))"
         }
+        let short = { (text: String) in
+            dates.flatMap { style in ServiceDate(parsing: text).map(style.format) } ?? shortDate(text)
+        }
         return language == .en
-            ? "Valid from \(shortDate(from)) to \(shortDate(until))"
-            : "Válido del \(shortDate(from)) al \(shortDate(until))"
+            ? "Valid from \(short(from)) to \(short(until))"
+            : "Válido del \(short(from)) al \(short(until))"
     }
 
     public static func holidays(_ dates: [String], _ language: Language) -> String {

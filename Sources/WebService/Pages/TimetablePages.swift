@@ -55,7 +55,8 @@ struct TimetablePageRoutes {
         let body: String
         do {
             let timetable = try database.stopTimetable(for: stop, span: span)
-            body = TimetableHTML.stop(timetable, language: lang, date: day)
+            body = TimetableHTML.stop(
+                timetable, language: lang, date: day, conventions: service.config.passengerLocale)
         } catch let error as LookupError {
             throw Problem.from(error)
         } catch let error as TimetableError {
@@ -83,7 +84,9 @@ struct TimetablePageRoutes {
         let body: String
         do {
             let timetable = try database.routeTimetable(value, direction: direction, date: day)
-            body = TimetableHTML.route(timetable, language: lang, shortNames: Self.shortNames(timetable, database))
+            body = TimetableHTML.route(
+                timetable, language: lang, shortNames: Self.shortNames(timetable, database),
+                conventions: service.config.passengerLocale)
         } catch let error as LookupError {
             throw Problem.from(error)
         } catch let error as RouteQueryError {
@@ -146,6 +149,11 @@ enum TimetableHTML {
             """
     }
 
+    /// On a 12-hour clock, what the compact times' a and p mean (as the printed timetable says).
+    static func clockNote(_ hours: PassengerLocale.Clock, _ language: Language) -> String {
+        hours == .twelveHour ? "<p class=\"small\">\(escape(TimetableText.twelveHourNote(language)))</p>" : ""
+    }
+
     static func badge(_ route: RouteInfo) -> String {
         "<span class=\"badge \(RouteColours.className(route))\">\(escape(route.label))</span>"
     }
@@ -155,7 +163,12 @@ enum TimetableHTML {
             + "<p class=\"noprint\"><a href=\"\(escape(back))\">\(language == .en ? "Back" : "Volver")</a></p></main></body></html>\n"
     }
 
-    static func stop(_ timetable: StopTimetable, language: Language, date: ServiceDate) -> String {
+    /// `conventions`: the process's passenger locale, whose clock and date style the page writes (3p, 3:05p and
+    /// 8/19/2026 on a US feed, as the printed timetable does).
+    static func stop(
+        _ timetable: StopTimetable, language: Language, date: ServiceDate, conventions: PassengerLocale = .standard
+    ) -> String {
+        let hours = conventions.clock
         let code = StopKeyKindValue.value(timetable.stop)
         let path = StopLinks.page(timetable.stop) + "/timetable"
         var html = head(
@@ -167,7 +180,7 @@ enum TimetableHTML {
         if !timetable.agencies.isEmpty {
             html += "<p>\(escape(TimetableText.operators(timetable.agencies.map(\.name), language)))</p>"
         }
-        html += "<p class=\"validity\">\(escape(TimetableText.validity(from: timetable.validFrom, until: timetable.validUntil, single: timetable.single, language)))</p>"
+        html += "<p class=\"validity\">\(escape(TimetableText.validity(from: timetable.validFrom, until: timetable.validUntil, single: timetable.single, language, dates: conventions.dates)))</p>"
         if !timetable.holidays.isEmpty { html += "<p>\(escape(TimetableText.holidays(timetable.holidays, language)))</p>" }
         html += "<nav class=\"noprint\"><a href=\"\(escape(StopLinks.page(timetable.stop)))?lang=\(language.rawValue)\">\(language == .en ? "Live departures" : "Salidas en tiempo real")</a>"
         let previous = date.adding(days: timetable.single ? -1 : -7), next = date.adding(days: timetable.single ? 1 : 7)
@@ -197,12 +210,12 @@ enum TimetableHTML {
                     if key % 2 == 0 {
                         let bands = column.bands.filter { $0.first / 3600 == hour }
                         let text = bands.map {
-                            escape(TimetableText.frequency($0, language))
+                            escape(TimetableText.frequency($0, language, clock: hours))
                                 + ($0.marks.isEmpty ? "" : " <sup>\(escape($0.marks.joined(separator: ", ")))</sup>")
                         }.joined(separator: "<br>")
                         html += "<td colspan=\"2\" class=\"band\">\(text)</td>"
                     } else if let row = column.hours.first(where: { $0.hour == hour }) {
-                        html += "<th scope=\"row\" class=\"hour\">\(TimetableText.hour(hour))</th><td class=\"min\">"
+                        html += "<th scope=\"row\" class=\"hour\">\(TimetableText.hour(hour, hours))</th><td class=\"min\">"
                         html += row.entries.map {
                             "<span>\(String(format: "%02d", $0.minute))"
                                 + ($0.marks.isEmpty ? "" : "<sup>\(escape($0.marks.joined()))</sup>") + "</span>"
@@ -224,20 +237,27 @@ enum TimetableHTML {
             }
             html += "</section>\n"
         }
+        html += clockNote(hours, language)
         html += "<p class=\"small\">\(escape(TimetableText.afterMidnightNote(language)))</p></main></body></html>\n"
         return html
     }
 
     /// A trip column's label: the frequency of a frequency-based trip, else the train number the feed gives
     /// (`trip_short_name`), else the time it leaves its first stop (the narrowest label: columns stay narrow).
-    static func tripLabel(_ trip: RouteTimetableTrip, shortName: String?, language: Language) -> String {
+    static func tripLabel(
+        _ trip: RouteTimetableTrip, shortName: String?, language: Language, hours: PassengerLocale.Clock = .twentyFourHour
+    ) -> String {
         if let headway = trip.headwaySeconds { return TimetableText.every(headway, language) }
         if let shortName, !shortName.isEmpty { return shortName }
-        return trip.times.compactMap { $0 }.first.map(TimetableText.clock) ?? ""
+        return trip.times.compactMap { $0 }.first.map { TimetableText.clock($0, hours) } ?? ""
     }
 
     /// `shortNames`: each trip's `trip_short_name`, in the order of `timetable.trips` (nil where there is none).
-    static func route(_ timetable: RouteTimetable, language: Language, shortNames: [String?] = []) -> String {
+    static func route(
+        _ timetable: RouteTimetable, language: Language, shortNames: [String?] = [],
+        conventions: PassengerLocale = .standard
+    ) -> String {
+        let hours = conventions.clock
         let shortNames = shortNames.count == timetable.trips.count
             ? shortNames : Array(repeating: nil, count: timetable.trips.count)
         let path = "/r/\(PercentEncoding.encode(timetable.route.id))/timetable"
@@ -255,16 +275,16 @@ enum TimetableHTML {
         html += "<a href=\"\(escape(path))?date=\(timetable.date)&amp;direction=\(other)&amp;lang=\(language.rawValue)\">\(language == .en ? "Other direction" : "Otro sentido")</a>"
         html += "</nav></div>\n<div class=\"scroll\"><table class=\"tt route\"><thead><tr><th scope=\"col\">\(escape(TimetableText.stopHeading(language)))</th>"
         for (index, trip) in timetable.trips.enumerated() {
-            html += "<th scope=\"col\">\(escape(tripLabel(trip, shortName: shortNames[index], language: language)))</th>"
+            html += "<th scope=\"col\">\(escape(tripLabel(trip, shortName: shortNames[index], language: language, hours: hours)))</th>"
         }
         html += "</tr></thead><tbody>\n"
         for (row, stop) in timetable.stops.enumerated() {
             html += "<tr><th scope=\"row\"><a href=\"\(escape(StopLinks.page(stop)))?lang=\(language.rawValue)\">\(escape(stop.name))</a></th>"
             for trip in timetable.trips {
                 if let time = trip.times[row] {
-                    var text = TimetableText.clock(time)
+                    var text = TimetableText.clock(time, hours)
                     if trip.headwaySeconds != nil, let last = trip.lastTimes?[row] ?? nil {
-                        text += "–" + TimetableText.clock(last)
+                        text += "–" + TimetableText.clock(last, hours)
                     }
                     html += "<td>\(text)</td>"
                 } else {
@@ -273,7 +293,8 @@ enum TimetableHTML {
             }
             html += "</tr>\n"
         }
-        html += "</tbody></table></div><p class=\"small\">\(escape(TimetableText.afterMidnightNote(language)))</p></main></body></html>\n"
+        html += "</tbody></table></div>" + clockNote(hours, language)
+        html += "<p class=\"small\">\(escape(TimetableText.afterMidnightNote(language)))</p></main></body></html>\n"
         return html
     }
 
