@@ -28,8 +28,9 @@ public enum LocalPorts {
 
 /// A scripted HTTP server on 127.0.0.1 for tests that need a real peer (feed servers that answer slowly, with
 /// garbage, or not at all). `handler` is Python defining `class H(http.server.BaseHTTPRequestHandler)` and the
-/// state it uses, reading its arguments from `sys.argv[1:]`; the server around it, the port hand-over and a
-/// 600 s stop that keeps it from outliving a stuck test are here, once.
+/// state it uses, reading its arguments from `sys.argv[1:]`; the server around it, the port hand-over and the
+/// stop when the test process is gone (so it never outlives the tests, and never stops under a slow test on a
+/// loaded machine, as a fixed 600 s did) are here, once.
 public final class ScriptedHTTPServer: @unchecked Sendable {
     private let process = Process()
     /// The port it listens on (0 if it never started).
@@ -39,11 +40,14 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         let script =
             "import http.server, sys, threading\n" + handler + "\n"
                 + """
+                import os as _os, time as _time
                 server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)
                 print(server.server_address[1], flush=True)
-                stopper = threading.Timer(600, server.shutdown)
-                stopper.daemon = True
-                stopper.start()
+                _parent = _os.getppid()
+                def _stop_with_parent():
+                    while _os.getppid() == _parent: _time.sleep(1)
+                    server.shutdown()
+                threading.Thread(target=_stop_with_parent, daemon=True).start()
                 server.serve_forever()
                 """
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
