@@ -310,6 +310,10 @@ struct ImportSession {
         do {
             queue = try DatabaseQueue(path: stagingPath, configuration: configuration)
             try Schema.migrator().migrate(queue)
+        } catch let error as DatabaseError {
+            // The importer explains it (`StagingFile.explain`): the empty schema alone is over 128 KB, so a small
+            // file-size limit is already reached here, and is said by name.
+            throw error
         } catch {
             throw ImportError.database(path: stagingPath, reason: "\(error)")
         }
