@@ -232,9 +232,9 @@ import TransitStore
         return result.text
     }
 
-    /// The departure rows of a stop page, tags removed.
+    /// The departure rows of a stop page (one per route and destination, issue 37), tags removed.
     static func departureRows(_ html: String) -> [String] {
-        let table = html.components(separatedBy: "<table class=\"departures\">").dropFirst().first?
+        let table = html.components(separatedBy: "<table class=\"departures groups\">").dropFirst().first?
             .components(separatedBy: "</table>").first ?? ""
         return table.components(separatedBy: "<tr").dropFirst().map {
             $0.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
@@ -246,14 +246,16 @@ import TransitStore
         for stop in ["metro:1", "bus:1"] {
             let rows = Self.departureRows(
                 try await Self.page("/s/\(stop)?lang=en&at=2026-11-25T08:00", database: Self.interchange))
-            #expect(rows.count == 4, "\(stop): \(rows)")
-            #expect(rows.filter { $0.contains("Norte") }.allSatisfy { $0.contains("Metro") })
-            #expect(rows.filter { $0.contains("Sur") }.allSatisfy { $0.contains("Bus") })
-            #expect(rows.filter { $0.contains("Sur") }.count == 2)
+            // One row per route and destination, each with its two departures and the operator that runs it.
+            #expect(rows.count == 2, "\(stop): \(rows)")
+            #expect(rows.filter { $0.contains("Norte") }.allSatisfy { $0.contains("Metro") }, "\(rows)")
+            #expect(rows.filter { $0.contains("Sur") }.allSatisfy { $0.contains("Bus") }, "\(rows)")
+            #expect(rows.filter { $0.contains("Sur") }.count == 1, "\(rows)")
+            #expect(rows.allSatisfy { $0.components(separatedBy: " min").count - 1 == 2 }, "\(rows)")
         }
         // The metro's stop 2 is served by the metro alone: no operator to tell apart.
         let alone = Self.departureRows(
             try await Self.page("/s/metro:1A?lang=en&at=2026-11-25T08:00", database: MultiFeedAPITests.twoFeeds))
-        #expect(alone.count == 2 && alone.allSatisfy { !$0.contains("Metro") })
+        #expect(alone.count == 1 && alone.allSatisfy { !$0.contains("Metro") }, "\(alone)")
     }
 }

@@ -30,11 +30,16 @@ import FoundationNetworking
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         let base = try #require(address, "no 'listening on' line: \(server.output)")
         let board = try await page(base + "/kiosk/board?stop=101")
-        #expect(board.contains("data-hours=\"12\" data-am=\"AM\" data-pm=\"PM\">3:00 PM</p>"), "\(board)")
+        // The server's clock runs on from --at: on a busy machine the page may be asked for a minute or two later.
+        #expect(
+            board.range(of: #"data-hours="12" data-am="AM" data-pm="PM">3:0\d PM</p>"#, options: .regularExpression)
+                != nil, "\(board)")
         #expect(board.contains("title=\"3:05 PM"), "\(board)")
         #expect(!board.contains("15:0"), "\(board)")
         let spanish = try await page(base + "/kiosk/board?stop=101&lang=es")
-        #expect(spanish.contains("data-am=\"a. m.\" data-pm=\"p. m.\">3:00 p. m.</p>"), "\(spanish)")
+        #expect(
+            spanish.range(of: #"data-am="a. m." data-pm="p. m.">3:0\d p. m.</p>"#, options: .regularExpression) != nil,
+            "\(spanish)")
         let prompt = try await page(base + "/kiosk/board")
         #expect(prompt.contains("data-hours=\"12\""), "\(prompt)")
         let plan = try await page(base + "/kiosk/plan?from=101&to=103")
