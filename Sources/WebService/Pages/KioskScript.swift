@@ -239,13 +239,15 @@ enum KioskScript {
             if (searching) { clearTimeout(searching); }
             searching = setTimeout(function () {
               var serial = ++searchSerial;
-              if (!typed.trim()) { plannerMatches.textContent = ""; return; }
+              var query = typed.trim();
+              if (!query) { plannerMatches.textContent = ""; return; }
               fetch("/kiosk/stops?lang=" + encodeURIComponent(lang) + "&from=" + encodeURIComponent(planOrigin()) +
-                "&q=" + encodeURIComponent(typed.trim()), { cache: "no-store" }).then(function (response) {
+                "&q=" + encodeURIComponent(query), { cache: "no-store" }).then(function (response) {
                 if (!response.ok) { throw new Error("HTTP " + response.status); }
                 return response.text();
               }).then(function (html) {
-                if (serial === searchSerial) { plannerMatches.innerHTML = html; }
+                // data-query: what the list answers (a slow answer to an earlier letter may show first).
+                if (serial === searchSerial) { plannerMatches.innerHTML = html; plannerMatches.dataset.query = query; }
               }).catch(function () { plannerMatches.textContent = body.dataset.unavailable || ""; });
             }, 150);
           }

@@ -173,7 +173,9 @@ def planner(driver, base, out, name, stop, letters):
         driver.find_element(By.ID, "plan").click()
         for letter in letters:
             driver.find_element(By.CSS_SELECTOR, f'#planner .key[data-key="{letter}"]').click()
-        if not wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#planner-matches .match"), 30,
+        # The list that answers every letter typed (an answer to an earlier letter may be shown first).
+        answered = f'#planner-matches[data-query="{letters}"] .match'
+        if not wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, answered), 30,
                         f"{label}: no stop matched {letters!r} typed on the screen's keys"):
             continue
         driver.save_screenshot(os.path.join(out, f"kiosk-{label}-choose.png"))
@@ -181,7 +183,7 @@ def planner(driver, base, out, name, stop, letters):
             check(False, problem)
         for key in text_rects(driver, "#planner button"):
             check(key["bottom"] - key["top"] >= 47.5, f"{label}: the key {key['text']!r} is under 48 px tall")
-        driver.find_elements(By.CSS_SELECTOR, "#planner-matches .match")[0].click()
+        driver.find_elements(By.CSS_SELECTOR, answered)[0].click()
         if not wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#planner-plan .plan-result"), 60,
                         f"{label}: choosing a stop showed no plan"):
             continue
