@@ -16,33 +16,26 @@ import FoundationNetworking
         return path
     }
 
-    func page(_ url: String) async throws -> String {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.setValue("", forHTTPHeaderField: "Accept-Language")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url)")
-        return String(decoding: data, as: UTF8.self)
-    }
 
     @Test func theBoardsClockIsTwelveHourOnAUSFeed() async throws {
         let (server, address) = try TestSupport.startServer(
             ["serve", "--port", "0", "--db", try Self.database.get(), "--at", EnglishUSFeed.afternoon])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         let base = try #require(address, "no 'listening on' line: \(server.output)")
-        let board = try await page(base + "/kiosk/board?stop=101")
+        let board = try await TestSupport.page(base + "/kiosk/board?stop=101")
         // The server's clock runs on from --at: on a busy machine the page may be asked for a minute or two later.
         #expect(
             board.range(of: #"data-hours="12" data-am="AM" data-pm="PM">3:0\d PM</p>"#, options: .regularExpression)
                 != nil, "\(board)")
         #expect(board.contains("title=\"3:05 PM"), "\(board)")
         #expect(!board.contains("15:0"), "\(board)")
-        let spanish = try await page(base + "/kiosk/board?stop=101&lang=es")
+        let spanish = try await TestSupport.page(base + "/kiosk/board?stop=101&lang=es")
         #expect(
             spanish.range(of: #"data-am="a. m." data-pm="p. m.">3:0\d p. m.</p>"#, options: .regularExpression) != nil,
             "\(spanish)")
-        let prompt = try await page(base + "/kiosk/board")
+        let prompt = try await TestSupport.page(base + "/kiosk/board")
         #expect(prompt.contains("data-hours=\"12\""), "\(prompt)")
-        let plan = try await page(base + "/kiosk/plan?from=101&to=103")
+        let plan = try await TestSupport.page(base + "/kiosk/plan?from=101&to=103")
         #expect(plan.contains("3:10 PM") && !plan.contains("15:10"), "\(plan)")
     }
 

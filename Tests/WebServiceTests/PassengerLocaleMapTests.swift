@@ -16,13 +16,6 @@ import FoundationNetworking
         return path
     }
 
-    func page(_ url: String) async throws -> String {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.setValue("", forHTTPHeaderField: "Accept-Language")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url)")
-        return String(decoding: data, as: UTF8.self)
-    }
 
     /// The scale bar's label (the text after the bar's group).
     static func scaleLabel(_ svg: String) -> String? {
@@ -39,18 +32,18 @@ import FoundationNetworking
             ["serve", "--port", "0", "--db", try Self.database.get(), "--at", EnglishUSFeed.afternoon])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         let base = try #require(address, "no 'listening on' line: \(server.output)")
-        let stop = try await page(base + "/api/v1/stops/MAIN/map.svg")
+        let stop = try await TestSupport.page(base + "/api/v1/stops/MAIN/map.svg")
         let label = try #require(Self.scaleLabel(stop), "\(stop)")
         #expect(label.hasSuffix(" ft") || label.hasSuffix(" mi"), "\(label)")
         #expect(stop.contains("520 ft N"), "\(stop)")
         #expect(stop.contains("Nearby stops (within 0.2 mi)"), "\(stop)")
         // The description a screen reader gives for the picture says the radius in the same units.
         #expect(stop.contains("stops within 0.2 mi. North is up."), "\(stop)")
-        let journey = try await page(base + "/api/v1/plan/map.svg?from=101&to=103")
+        let journey = try await TestSupport.page(base + "/api/v1/plan/map.svg?from=101&to=103")
         let journeyLabel = try #require(Self.scaleLabel(journey), "\(journey)")
         #expect(journeyLabel.hasSuffix(" ft") || journeyLabel.hasSuffix(" mi"), "\(journeyLabel)")
         #expect(journey.contains("3:07 PM → 3:20 PM"), "\(journey)")
-        let route = try await page(base + "/api/v1/routes/R4/map.svg")
+        let route = try await TestSupport.page(base + "/api/v1/routes/R4/map.svg")
         let routeLabel = try #require(Self.scaleLabel(route), "\(route)")
         #expect(routeLabel.hasSuffix(" ft") || routeLabel.hasSuffix(" mi"), "\(routeLabel)")
     }

@@ -17,13 +17,6 @@ import FoundationNetworking
         return path
     }
 
-    func page(_ url: String) async throws -> String {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.setValue("", forHTTPHeaderField: "Accept-Language")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url)")
-        return String(decoding: data, as: UTF8.self)
-    }
 
     @Test func thePhonePageFollowsTheFeedsLanguageAndCountry() async throws {
         let (server, address) = try TestSupport.startServer(
@@ -35,7 +28,7 @@ import FoundationNetworking
                 "passenger locale: language en (agency_lang en), US conventions: 12-hour clock, dates m/d/y, "
                     + "feet and miles (agency_timezone America/New_York)"), "\(server.output)")
 
-        let english = try await page(base + "/s/101")
+        let english = try await TestSupport.page(base + "/s/101")
         #expect(english.contains("<html lang=\"en\""), "\(english.prefix(300))")
         #expect(english.contains("Main St Station"))
         #expect(english.contains("3:05 PM") && !english.contains("15:05"), "\(english)")
@@ -43,7 +36,7 @@ import FoundationNetworking
         #expect(english.contains("520 ft N"), "\(english)")
         #expect(english.contains("8/19/2026"), "\(english)")
 
-        let spanish = try await page(base + "/s/101?lang=es")
+        let spanish = try await TestSupport.page(base + "/s/101?lang=es")
         #expect(spanish.contains("Estación Calle Mayor"), "\(spanish)")
         #expect(spanish.contains("Zoológico"), "\(spanish)")
         #expect(spanish.contains("3:05 p. m."), "\(spanish)")

@@ -15,24 +15,17 @@ import FoundationNetworking
         return path
     }
 
-    func page(_ url: String) async throws -> String {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.setValue("", forHTTPHeaderField: "Accept-Language")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url)")
-        return String(decoding: data, as: UTF8.self)
-    }
 
     @Test func thePlanPageIsOnTheFeedsClock() async throws {
         let (server, address) = try TestSupport.startServer(
             ["serve", "--port", "0", "--db", try Self.database.get(), "--at", EnglishUSFeed.afternoon])
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         let base = try #require(address, "no 'listening on' line: \(server.output)")
-        let english = try await page(base + "/plan?from=101&to=103")
+        let english = try await TestSupport.page(base + "/plan?from=101&to=103")
         #expect(english.contains("Leaving from 8/19/2026 3:00 PM"), "\(english)")
         #expect(english.contains("3:07 PM → 3:20 PM"), "\(english)")
         #expect(english.contains("3:10 PM") && !english.contains("15:10"), "\(english)")
-        let spanish = try await page(base + "/plan?from=101&to=103&lang=es")
+        let spanish = try await TestSupport.page(base + "/plan?from=101&to=103&lang=es")
         #expect(spanish.contains("3:10 p. m.") && !spanish.contains("15:10"), "\(spanish)")
     }
 }

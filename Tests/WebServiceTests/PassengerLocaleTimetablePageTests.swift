@@ -19,13 +19,6 @@ import FoundationNetworking
         return path
     }
 
-    func page(_ url: String) async throws -> String {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.setValue("", forHTTPHeaderField: "Accept-Language")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(url)")
-        return String(decoding: data, as: UTF8.self)
-    }
 
     @Test func theTimetablePagesOfAUSFeedAreOnItsClock() async throws {
         let (server, address) = try TestSupport.startServer(
@@ -33,13 +26,13 @@ import FoundationNetworking
         defer { server.signal(SIGTERM); _ = server.wait(limit: 60) }
         let base = try #require(address, "no 'listening on' line: \(server.output)")
 
-        let week = try await page(base + "/s/MAIN/timetable?date=2026-08-19&week=1")
+        let week = try await TestSupport.page(base + "/s/MAIN/timetable?date=2026-08-19&week=1")
         #expect(week.contains(#"<th scope="row" class="hour">3p</th>"#), "\(week)")
         #expect(week.contains(#"<th scope="row" class="hour">9p</th>"#), "\(week)")
         #expect(week.contains("a: a.m., p: p.m."), "\(week)")
         #expect(week.contains("Valid from 1/1/2026 to 12/31/2026"), "\(week)")
 
-        let route = try await page(base + "/r/R4/timetable?date=2026-08-19&direction=0")
+        let route = try await TestSupport.page(base + "/r/R4/timetable?date=2026-08-19&direction=0")
         #expect(route.contains("<td>3:05p</td>") && route.contains("<td>9:35p</td>"), "\(route)")
         #expect(!route.contains("15:05") && !route.contains("21:35"), "\(route)")
         #expect(route.contains("a: a.m., p: p.m."), "\(route)")
