@@ -2,9 +2,17 @@
 // StopKiosk: a Linux stop-lookup kiosk. See README.md for the module map.
 import PackageDescription
 
+/// `kiosk/fuzz/run-fuzzers.sh` sets KIOSK_FUZZ=1 to build the fuzzer in the tests' own build folder: the project's
+/// own code (only the readers' part of it is built then) gets libFuzzer's coverage and AddressSanitizer, while the
+/// dependencies already compiled for the tests are reused as they are. A separate sanitized build of every
+/// dependency was about nine minutes of the test command, two copies of BoringSSL most of it.
+let fuzzing = Context.environment["KIOSK_FUZZ"] == "1"
+let fuzzSwiftFlags: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+let fuzzCFlags = fuzzing ? ["-fsanitize=fuzzer-no-link,address"] : []
+
 /// Warnings in the project's own code fail the build (dependencies keep their own settings).
-let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
-let werror: [CSetting] = [.unsafeFlags(["-Werror"])]
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)] + fuzzSwiftFlags
+let werror: [CSetting] = [.unsafeFlags(["-Werror"] + fuzzCFlags)]
 
 /// A C library from Debian, found through pkg-config; a missing -dev package names itself in the build error.
 func systemLibrary(_ name: String, pkgConfig: String, debian: String) -> Target {
@@ -64,7 +72,7 @@ let package = Package(
         .target(name: "CQREncode", dependencies: ["LibQREncode"], cSettings: werror),
         .target(name: "CCairo", dependencies: ["LibCairo"], cSettings: werror),
         .target(
-            name: "CZXing", dependencies: ["CZXingLibrary"], cxxSettings: [.unsafeFlags(["-Werror"])],
+            name: "CZXing", dependencies: ["CZXingLibrary"], cxxSettings: [.unsafeFlags(["-Werror"] + fuzzCFlags)],
             linkerSettings: [.linkedLibrary("stdc++")]),
 
         // ── Data and codes ──────────────────────────────────────────────────────────────────────────────────
@@ -234,7 +242,8 @@ let package = Package(
                 "TransitStore", "StopCodes", "KioskConfiguration", "Scanning", "Realtime", "StopPresentation",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict + (fuzzing ? [.define("FUZZING")] : []),
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
         ),
         // Opens a camera, Y4M or image folder and prints JSON lines: a diagnostic, and what the capture tests run
         // under the fake V4L2 device (LD_PRELOAD must be set before a process starts).

@@ -5,7 +5,25 @@ func printError(_ message: String) {
 }
 
 #if FUZZING
-// Built by kiosk/fuzz/run-fuzzers.sh with -sanitize=fuzzer: libFuzzer owns main and calls these.
+// Built by kiosk/fuzz/run-fuzzers.sh with -sanitize=fuzzer. SwiftPM links an executable's entry point under its
+// own name (kiosk_fuzz_main, for testable executables), so `main` is ours and hands over to libFuzzer's driver,
+// which calls the two functions below.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+@main
+struct KioskFuzzer {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv, fuzzerTestOneInput))
+    }
+}
+
 nonisolated(unsafe) private var selected = FuzzTarget.csv
 
 @_cdecl("LLVMFuzzerInitialize")
