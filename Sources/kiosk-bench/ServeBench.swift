@@ -55,6 +55,16 @@ struct ServeBench: ParsableCommand {
     )
     var routeKeys = "api,page,at"
 
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Also measure the HTTP stack against nginx in the same run: /health against nginx's return 200 (target ≥ 0.45), a cached \"now\" stop view against nginx serving its bytes as a file (≥ 0.50)."
+    )
+    var nginx = true
+
+    @Flag(help: "Only the HTTP stack against nginx (no warm-up, routes or memory soak).")
+    var stackOnly = false
+
     func run() throws {
         guard let wrk = Measure.which("wrk") else { throw ValidationError("wrk is not installed (run kiosk/setup.sh)") }
         let kiosk = Measure.siblingKiosk()
@@ -123,6 +133,12 @@ struct ServeBench: ParsableCommand {
         print(
             "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up of \(warmUpSeconds) s, Accept-Encoding: \(acceptEncoding.isEmpty ? "(none)" : acceptEncoding)"
         )
+        if nginx || stackOnly {
+            try stackAgainstNginx(
+                wrk: wrk, server: server, stopPath: "/api/v1/stops/" + PercentEncoding.encode(stopIDs[0]), work: work,
+                target: (health: 0.45, stop: 0.5))
+            if stackOnly { return }
+        }
         if warmUpSeconds > 0 {
             let warmUp = work.appendingPathComponent("warm-up.lua").path
             let warmPaths = scripts.filter { $0.name == "/api/v1/stops/{random}" || $0.name == "/s/{random code}" }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import Realtime
 import ServiceLifecycle
+import Synchronization
 import TransitModel
 import TransitStore
 
@@ -48,6 +49,8 @@ public final class WebService: Sendable {
     public let instanceName: String?
     /// The per-client limits on plans, speech and maps (`[server] rate_limits`).
     let rateLimiter: ClientRateLimiter
+    /// `/health`'s answer for the database in service, made once per database (its bytes, tag and headers).
+    private let healthAnswers = Mutex<(feedHash: String, answer: Answer)?>(nil)
 
     public init(
         config: KioskConfig, databases: LiveRouteDatabase, logger: Logger = Logger(label: "stopkiosk.web"),
@@ -94,7 +97,11 @@ public final class WebService: Sendable {
                     "reads of the route database fail (\(health.firstError ?? "unknown error"); \(health.readFailures) failed \(health.readFailures == 1 ? "read" : "reads")): answers that need it fail until the operator imports the feed again"
             )
         }
-        return Responses.json("{\"status\":\"ok\",\"feed_hash\":\"\(database.feedHash)\"}\n", cacheSeconds: nil)
+        let hash = database.feedHash
+        if let kept = healthAnswers.withLock({ $0 }), kept.feedHash == hash { return kept.answer.response }
+        let answer = Answers.json("{\"status\":\"ok\",\"feed_hash\":\"\(hash)\"}\n", cacheSeconds: nil)
+        healthAnswers.withLock { $0 = (hash, answer) }
+        return answer.response
     }
 
     /// The router with every route and middleware; `application` serves it, tests drive it in process.
@@ -126,7 +133,8 @@ public final class WebService: Sendable {
 
     /// The HTTP server: HTTP/1.1 with the configured idle timeout and header limit (a request that does not keep the
     /// connection alive closes it after the answer: `ConnectionPersistenceHandler`), graceful shutdown on SIGTERM
-    /// and SIGINT when run in a `ServiceGroup` (stop accepting, finish what is in flight).
+    /// and SIGINT when run in a `ServiceGroup` (stop accepting, finish what is in flight). Each connection's requests
+    /// are handled on its own event loop (`EventLoopHTTP1Channel`).
     public func application(
         host: String, port: Int, services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -136,24 +144,30 @@ public final class WebService: Sendable {
         decoder.maxHeaderListSize = server.maxHeaderBytes
         decoder.maxHeaderFieldSize = server.maxHeaderBytes
         decoder.maxHeaderFieldCount = 100
+        let decoderConfiguration = decoder
         return Application(
             router: router(),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [
-                        ConnectionPersistenceHandler.Installer(), self.slowReaderGuard(),
-                        PipelinedRequestGate.Installer(
-                            statistics: self.pipelines, maxHeaderBytes: server.maxHeaderBytes,
-                            maxURLBytes: server.maxURLBytes),
-                    ],
-                    idleTimeout: .seconds(Int64(server.idleConnectionSeconds)), httpDecoderConfiguration: decoder)),
+            server: HTTPServerBuilder { responder in
+                EventLoopHTTP1Channel(
+                    http1: HTTP1Channel(
+                        responder: responder,
+                        configuration: .init(
+                            additionalChannelHandlers: [
+                                ConnectionPersistenceHandler.Installer(), self.slowReaderGuard(),
+                                PipelinedRequestGate.Installer(
+                                    statistics: self.pipelines, maxHeaderBytes: server.maxHeaderBytes,
+                                    maxURLBytes: server.maxURLBytes),
+                            ],
+                            idleTimeout: .seconds(Int64(server.idleConnectionSeconds)),
+                            httpDecoderConfiguration: decoderConfiguration)))
+            },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,
             onServerRunning: { channel in
                 await self.installConnectionGate(on: channel)
                 await onServerRunning(channel)
             },
-            logger: logger)
+            logger: logger.deferringMetadata())
     }
 }
 

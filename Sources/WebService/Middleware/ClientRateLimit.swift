@@ -262,6 +262,7 @@ struct ClientAddressResolver: Sendable {
 
     /// The address the access log names: the client a trusted proxy names (nginx's `X-Real-IP`), else the peer's.
     func loggedAddress(peer: String?, headers: HTTPFields) -> String? {
+        if trusted.isEmpty { return peer }  // no proxy to believe: the peer, without parsing it
         guard let peer, let address = ClientAddress(peer), isTrusted(address),
             let client = client(peer: peer, headers: headers)
         else { return peer }

@@ -52,13 +52,31 @@ enum Gzip {
     }
 
     static func accepted(_ request: Request) -> Bool {
-        accepted(request.headers[values: .acceptEncoding])
+        let values = request.headers[values: .acceptEncoding]
+        // What nearly every client sends, answered without parsing it.
+        if values.count == 1, let only = values.first,
+            only == "gzip" || only == "gzip, deflate, br" || only == "gzip, deflate" || only == "gzip, deflate, br, zstd"
+        {
+            return true
+        }
+        return accepted(values)
     }
 
     /// Media types whose bodies are text and shrink: pages, JSON (problem+json too), SVG, CSS, scripts, plain text
     /// (`/metrics`). Not audio (already dense), not `text/event-stream` (a stream: each event must leave at once).
     static func compressible(contentType: String?) -> Bool {
         guard let contentType else { return false }
+        // The types our handlers write, known without splitting and lowercasing them.
+        switch contentType {
+        case "application/json; charset=utf-8", "text/html; charset=utf-8", "application/problem+json",
+            "text/plain; version=0.0.4; charset=utf-8", "image/svg+xml", "text/css; charset=utf-8",
+            "text/javascript; charset=utf-8":
+            return true
+        case "audio/wav", "text/event-stream":
+            return false
+        default:
+            break
+        }
         let type = contentType.split(separator: ";", maxSplits: 1).first.map {
             $0.trimmingSpaces().lowercased()
         }
@@ -80,11 +98,19 @@ enum Gzip {
 
     /// Adds `Accept-Encoding` to `Vary` unless it is there.
     static func addVary(to headers: inout HTTPFields) {
+        let values = headers[values: .vary]
+        // Our answers' own `Vary` (`Answers.body`), known not to name it, without splitting and lowercasing it.
+        if values.isEmpty || values == ["Accept-Language"] {
+            headers.append(varyAcceptEncoding)
+            return
+        }
         let present = headers[values: .vary].contains { value in
             value.split(separator: ",").contains { $0.trimmingSpaces().lowercased() == "accept-encoding" }
         }
         if !present { headers[values: .vary].append("Accept-Encoding") }
     }
+
+    static let varyAcceptEncoding = HTTPField(name: .vary, value: "Accept-Encoding")
 
     /// The bytes compressed as one gzip member.
     static func compress(_ input: ByteBuffer) -> ByteBuffer {

@@ -78,6 +78,9 @@ struct ProblemMiddleware: RouterMiddleware {
 /// A request path made safe to quote in a message.
 enum PathText {
     static func describe(_ path: String) -> String {
+        // Nearly every path is short printable ASCII, quoted as it is (without looking at it character by character).
+        let utf8 = path.utf8
+        if utf8.count <= 80, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return "'" + path + "'" }
         let clipped = path.count > 80 ? String(path.prefix(80)) + "…" : path
         return "'" + String(clipped.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
             + "'"

@@ -29,6 +29,12 @@ struct RequestLimitsMiddleware: RouterMiddleware {
                 detail: "the body is \(length) bytes; at most \(settings.maxBodyBytes) are accepted")
         }
         let path = request.uri.path
+        if request.uri.query == nil,
+            !path.utf8.contains(where: { $0 == 0x25 || $0 == 0x2E || $0 == 0x5C || $0 == 0 })  // % . \ NUL
+        {
+            // Nothing encoded, no dot, no backslash: nothing below can refuse it (most requests; issue 41).
+            return try await next(request, context)
+        }
         guard let decodedPath = QueryParameters.percentDecode(path) else {
             throw Problem.badRequest("the path has a malformed percent-encoding (a % not followed by two hex digits)")
         }
@@ -67,10 +73,20 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 
     /// The headers themselves, for answers made outside this middleware (`ProblemMiddleware`'s error answers).
     static func apply(to headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "no-referrer"
-        if headers[.xFrameOptions] == nil { headers[.xFrameOptions] = "DENY" }
+        // Made once: a field made from a string checks its value every time (issue 41).
+        headers[fields: .contentSecurityPolicy] = Fields.contentSecurityPolicy
+        headers[fields: .xContentTypeOptions] = Fields.noSniff
+        headers[fields: .referrerPolicy] = Fields.noReferrer
+        if headers[.xFrameOptions] == nil { headers.append(Fields.deny) }
+    }
+
+    private enum Fields {
+        static let contentSecurityPolicy = [
+            HTTPField(name: .contentSecurityPolicy, value: SecurityHeadersMiddleware.contentSecurityPolicy)
+        ]
+        static let noSniff = [HTTPField(name: .xContentTypeOptions, value: "nosniff")]
+        static let noReferrer = [HTTPField(name: .referrerPolicy, value: "no-referrer")]
+        static let deny = HTTPField(name: .xFrameOptions, value: "DENY")
     }
 }
 

@@ -35,19 +35,37 @@ public final class WebMetrics: Sendable {
 
     var middleware: MetricsMiddleware { MetricsMiddleware(metrics: self) }
 
+    /// The counter and histogram of a (route, method, status), resolved in the registry once: the registry's own
+    /// look-up builds the metric's name and label key and takes its lock on every call (issue 41).
+    private struct RequestKey: Hashable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+    private let requestMetrics = Mutex<[RequestKey: (counter: Counter, duration: DurationHistogram)]>([:])
+
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "stopkiosk", subsystem: "http", metricName: "requests", unitName: "total",
-                helpText: "HTTP requests by route pattern, method and status"),
-            labels: [("route", route), ("method", method), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                namespace: "stopkiosk", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                helpText: "Time to answer a request, by route pattern"),
-            labels: [("route", route)], buckets: Self.buckets
-        ).record(duration)
+        let key = RequestKey(route: route, method: method, status: status)
+        let metrics =
+            requestMetrics.withLock { $0[key] }
+            ?? {
+                let made = (
+                    counter: registry.makeCounter(
+                        descriptor: MetricNameDescriptor(
+                            namespace: "stopkiosk", subsystem: "http", metricName: "requests", unitName: "total",
+                            helpText: "HTTP requests by route pattern, method and status"),
+                        labels: [("route", route), ("method", method), ("status", String(status))]),
+                    duration: registry.makeDurationHistogram(
+                        descriptor: MetricNameDescriptor(
+                            namespace: "stopkiosk", subsystem: "http", metricName: "request_duration",
+                            unitName: "seconds", helpText: "Time to answer a request, by route pattern"),
+                        labels: [("route", route)], buckets: Self.buckets)
+                )
+                requestMetrics.withLock { $0[key] = made }
+                return made
+            }()
+        metrics.counter.increment()
+        metrics.duration.record(duration)
     }
 
     /// A scanned payload resolved (by the scan service behind `/kiosk`, or `/api/v1/resolve`).
@@ -112,9 +130,17 @@ struct MetricsMiddleware: RouterMiddleware {
     {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let method =
-            ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(request.method.rawValue)
-            ? request.method.rawValue : "other"
+        let method: String =
+            switch request.method {
+            case .get: "GET"
+            case .head: "HEAD"
+            case .post: "POST"
+            case .put: "PUT"
+            case .delete: "DELETE"
+            case .patch: "PATCH"
+            case .options: "OPTIONS"
+            default: "other"
+            }
         metrics.recordRequest(
             route: context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched", method: method,
             status: Int(response.status.code),
