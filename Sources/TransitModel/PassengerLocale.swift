@@ -190,14 +190,17 @@ public struct PassengerLocale: Sendable, Equatable, CustomStringConvertible {
     private static let zoneCountries: [String: String] = {
         var countries: [String: String] = [:]
         // zone.tab names one country per zone; zone1970.tab may name several (the first is where the zone is).
+        // Read as bytes: splitting 36 KB into Characters cost a headless `kiosk lookup` 3 ms of its start.
+        let newline = UInt8(ascii: "\n"), tab = UInt8(ascii: "\t"), hash = UInt8(ascii: "#")
         for file in ["/usr/share/zoneinfo/zone1970.tab", "/usr/share/zoneinfo/zone.tab"] {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-                let fields = line.split(separator: "\t")
+            guard let bytes = FileManager.default.contents(atPath: file) else { continue }
+            for line in bytes.split(separator: newline) where line.first != hash {
+                let fields = line.split(separator: tab, maxSplits: 3)
                 guard fields.count >= 3 else { continue }
-                let code = String(fields[0].prefix(2))
-                if countries[String(fields[2])] == nil || file.hasSuffix("zone.tab") {
-                    countries[String(fields[2])] = code
+                let code = String(decoding: fields[0].prefix(2), as: UTF8.self)
+                let zone = String(decoding: fields[2], as: UTF8.self)
+                if countries[zone] == nil || file.hasSuffix("zone.tab") {
+                    countries[zone] = code
                 }
             }
         }

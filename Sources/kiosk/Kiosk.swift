@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TransitStore
 
 @main
 struct Kiosk: ParsableCommand {
@@ -11,6 +12,7 @@ struct Kiosk: ParsableCommand {
             Without --db, commands use the bundled Quito sample network (imported once into a cache file).
             Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage.
             """,
+        version: Kiosk.version,
         subcommands: [
             ImportCommand.self, LookupCommand.self, PlanCommand.self, ScanCommand.self, LabelsCommand.self,
             KeysCommand.self, RunCommand.self, DemoCommand.self, DoctorCommand.self, RealtimeCommand.self,
@@ -19,10 +21,19 @@ struct Kiosk: ParsableCommand {
         ]
     )
 
+    /// What `kiosk --version` prints. The route database schema says which databases this build reads.
+    static let version = "StopKiosk 0.1.0 (route database schema \(Schema.version))"
+
     /// ArgumentParser reports usage errors with status 64; the kiosk's contract is 2 for any bad input.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Answered before ArgumentParser reflects over eighteen commands: scripts ask this to check the install.
+        if arguments == ["--version"] {
+            print(version)
+            return
+        }
         do {
-            var command = try parseAsRoot()
+            var command: any ParsableCommand = try PlainLookup.command(arguments) ?? parseAsRoot()
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
