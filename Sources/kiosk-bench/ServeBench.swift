@@ -65,6 +65,12 @@ struct ServeBench: ParsableCommand {
     @Flag(help: "Only the HTTP stack against nginx (no warm-up, routes or memory soak).")
     var stackOnly = false
 
+    @Flag(
+        help:
+            "Only each middleware's share: /health on servers started without one middleware (or connection handler) each, against the server with all of them, CPU per answer."
+    )
+    var middlewareShares = false
+
     func run() throws {
         guard let wrk = Measure.which("wrk") else { throw ValidationError("wrk is not installed (run kiosk/setup.sh)") }
         let kiosk = Measure.siblingKiosk()
@@ -133,6 +139,10 @@ struct ServeBench: ParsableCommand {
         print(
             "serve: \(db), \(stopIDs.count) boarding stops, server clock from \(date) 07:55; wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) runs after a warm-up of \(warmUpSeconds) s, Accept-Encoding: \(acceptEncoding.isEmpty ? "(none)" : acceptEncoding)"
         )
+        if middlewareShares {
+            try shares(wrk: wrk, kiosk: kiosk, at: "\(date)T07:55", work: work)
+            return
+        }
         if nginx || stackOnly {
             try stackAgainstNginx(
                 wrk: wrk, server: server, stopPath: "/api/v1/stops/" + PercentEncoding.encode(stopIDs[0]), work: work,
@@ -331,7 +341,9 @@ final class ServerProcess {
     /// `timeout`): `stop()` runs only on a normal exit, and an orphaned server would go on running.
     private var signalSources: [DispatchSourceSignal] = []
 
-    init(kiosk: String, db: String, at: String, work: URL, config text: String = "") throws {
+    init(kiosk: String, db: String, at: String, work: URL, config text: String = "", environment: [String: String] = [:])
+        throws
+    {
         let config = work.appendingPathComponent("bench.toml")
         try Data(text.utf8).write(to: config)
         let log = work.appendingPathComponent("serve.log")
@@ -340,6 +352,9 @@ final class ServerProcess {
         }
         process.executableURL = URL(fileURLWithPath: kiosk)
         process.arguments = ["serve", "--config", config.path, "--db", db, "--port", "0", "--at", at]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+        }
         process.standardOutput = FileHandle(forWritingAtPath: log.path)
         process.standardError = FileHandle(forWritingAtPath: log.path)
         try process.run()

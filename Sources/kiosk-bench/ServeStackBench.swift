@@ -11,6 +11,10 @@ extension ServeBench {
         var name: String
         var kiosk: [Double] = []
         var nginx: [Double] = []
+        /// CPU microseconds per answer, the server's (all its threads) and nginx's (its worker): on a machine
+        /// shared with other work these say more than the rates, which depend on the CPU each got.
+        var kioskCPU: [Double] = []
+        var nginxCPU: [Double] = []
     }
 
     func stackAgainstNginx(
@@ -36,16 +40,25 @@ extension ServeBench {
         ]
         for round in 0...runs {
             for (index, pair) in pairs.enumerated() {
+                let kioskStart = ProcessCPU.seconds(of: server.process.processIdentifier)
                 let kiosk = try wrkPlain(wrk, url: pair.kiosk, headers: encodingHeader)
+                let kioskCPU = ProcessCPU.seconds(of: server.process.processIdentifier) - kioskStart
+                let nginxStart = ProcessCPU.seconds(of: nginx.process.processIdentifier)
                 let peer = try wrkPlain(wrk, url: pair.nginx, headers: encodingHeader)
+                let nginxCPU = ProcessCPU.seconds(of: nginx.process.processIdentifier) - nginxStart
                 guard round > 0 else { continue }
                 rows[index].kiosk.append(kiosk.requestsPerSecond)
                 rows[index].nginx.append(peer.requestsPerSecond)
+                rows[index].kioskCPU.append(kioskCPU * 1e6 / Double(max(1, kiosk.requests)))
+                rows[index].nginxCPU.append(nginxCPU * 1e6 / Double(max(1, peer.requests)))
                 print(
                     "  round \(round) \(rows[index].name): kiosk \(String(format: "%.0f", kiosk.requestsPerSecond)) "
                         + "req/s (p99 \(String(format: "%.2f", kiosk.p99Milliseconds)) ms, errors \(kiosk.errors)), "
                         + "nginx \(String(format: "%.0f", peer.requestsPerSecond)) req/s (errors \(peer.errors)): "
-                        + String(format: "%.2f", kiosk.requestsPerSecond / peer.requestsPerSecond))
+                        + String(format: "%.2f", kiosk.requestsPerSecond / peer.requestsPerSecond)
+                        + String(
+                            format: "; CPU per answer %.1f µs vs %.1f µs", rows[index].kioskCPU.last!,
+                            rows[index].nginxCPU.last!))
             }
         }
         print("stack against nginx, \(runs) rounds (min / median):")
@@ -55,6 +68,50 @@ extension ServeBench {
                 "  \(row.name): kiosk \(Self.minMedian(row.kiosk, "%.0f")) req/s, nginx "
                     + "\(Self.minMedian(row.nginx, "%.0f")) req/s, ratio \(Self.minMedian(ratios, "%.2f"))"
                     + String(format: " (target ≥ %.2f)", goal))
+            print(
+                "    CPU per answer: kiosk \(Self.minMedian(row.kioskCPU, "%.1f")) µs, nginx "
+                    + "\(Self.minMedian(row.nginxCPU, "%.1f")) µs (nginx/kiosk "
+                    + "\(Self.minMedian(zip(row.nginxCPU, row.kioskCPU).map { $0 / $1 }, "%.2f")))")
+        }
+    }
+
+    /// Each middleware's (and connection handler's) share of a `/health` answer: servers started without one each
+    /// (`STOPKIOSK_BENCH_WITHOUT`), measured in turn with the server that has them all, `runs` rounds.
+    func shares(wrk: String, kiosk: String, at: String, work: URL) throws {
+        let parts = [
+            "access-log", "metrics", "compression", "rate-limits", "problems", "limits", "security-headers", "cors",
+            "persistence", "slow-readers", "pipelining-gate",
+        ]
+        let variants = [""] + parts + [parts.joined(separator: ",")]
+        var servers: [ServerProcess] = []
+        defer { servers.forEach { $0.stop() } }
+        for (index, without) in variants.enumerated() {
+            let folder = work.appendingPathComponent("share-\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            servers.append(
+                try ServerProcess(
+                    kiosk: kiosk, db: db, at: at, work: folder, environment: ["STOPKIOSK_BENCH_WITHOUT": without]))
+        }
+        print("middleware shares of /health: wrk -t\(threads) -c\(connections) -d\(seconds)s, \(runs) rounds")
+        var rates = [[Double]](repeating: [], count: variants.count)
+        var cpu = [[Double]](repeating: [], count: variants.count)
+        for round in 0...runs {
+            for (index, server) in servers.enumerated() {
+                let start = ProcessCPU.seconds(of: server.process.processIdentifier)
+                let result = try wrkPlain(wrk, url: server.base + "/health", headers: [])
+                let used = ProcessCPU.seconds(of: server.process.processIdentifier) - start
+                guard round > 0 else { continue }
+                rates[index].append(result.requestsPerSecond)
+                cpu[index].append(used * 1e6 / Double(max(1, result.requests)))
+            }
+        }
+        let all = Measure.median(cpu[0])
+        for (index, without) in variants.enumerated() {
+            let name = index == 0 ? "all on" : index == variants.count - 1 ? "all off" : "without " + without
+            let saved = index == 0 ? "" : String(format: ", share %.0f %%", (all - Measure.median(cpu[index])) / all * 100)
+            print(
+                "  \(name): \(Self.minMedian(rates[index], "%.0f")) req/s, CPU per answer "
+                    + "\(Self.minMedian(cpu[index], "%.1f")) µs\(saved)")
         }
     }
 
@@ -181,5 +238,29 @@ final class NginxPeer {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+}
+
+/// CPU time used by a process and its children now (utime + stime of it and of every process whose parent it is,
+/// from `/proc`): nginx answers in its worker, a child of the process started.
+enum ProcessCPU {
+    static func seconds(of pid: Int32) -> Double {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        func fields(_ pid: String) -> [Substring]? {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = text.lastIndex(of: ")")
+            else { return nil }
+            // After the command's ")": state is field 3, ppid 4, utime 14, stime 15 (from 1).
+            return text[text.index(after: close)...].split(separator: " ")
+        }
+        var total = 0.0
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries where entry.first?.isNumber == true {
+            guard let f = fields(entry), f.count > 12 else { continue }
+            if entry == String(pid) || f[1] == String(pid) {
+                total += ((Double(f[11]) ?? 0) + (Double(f[12]) ?? 0)) / ticks
+            }
+        }
+        return total
     }
 }

@@ -109,26 +109,42 @@ public final class WebService: Sendable {
         let router = Router(context: WebRequestContext.self, options: .autoGenerateHeadEndpoints)
         if let instanceName { router.add(middleware: InstanceHeaderMiddleware(name: instanceName)) }
         let addresses = ClientAddressResolver(trustedProxies: config.server.trustedProxies)
-        router.add(middleware: AccessLogMiddleware(logger: logger, addresses: addresses))
-        router.add(middleware: metrics.middleware)
+        let on = { (name: String) in !BenchSwitch.without.contains(name) }
+        if on("access-log") { router.add(middleware: AccessLogMiddleware(logger: logger, addresses: addresses)) }
+        if on("metrics") { router.add(middleware: metrics.middleware) }
         // Outside the error answers, so problem+json is compressed too; it answers If-None-Match for either variant.
-        router.add(middleware: CompressionMiddleware())
-        if rateLimiter.isActive {
+        if on("compression") { router.add(middleware: CompressionMiddleware()) }
+        if rateLimiter.isActive && on("rate-limits") {
             router.add(
                 middleware: ClientRateLimitMiddleware(
                     limiter: rateLimiter,
                     addresses: addresses,
                     problems: ProblemMiddleware(pages: pages, config: config), metrics: metrics))
         }
-        router.add(middleware: ProblemMiddleware(pages: pages, config: config))
-        router.add(middleware: RequestLimitsMiddleware(settings: config.server))
-        router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: CORSAllowListMiddleware(origins: config.server.corsOrigins))
+        if on("problems") { router.add(middleware: ProblemMiddleware(pages: pages, config: config)) }
+        if on("limits") { router.add(middleware: RequestLimitsMiddleware(settings: config.server)) }
+        if on("security-headers") { router.add(middleware: SecurityHeadersMiddleware()) }
+        if on("cors") { router.add(middleware: CORSAllowListMiddleware(origins: config.server.corsOrigins)) }
         APIRoutes(service: self).register(on: router)
         PageRoutes(service: self).register(on: router)
         TimetablePageRoutes(service: self).register(on: router)
         KioskRoutes(service: self).register(on: router)
         return router
+    }
+
+    /// What each connection's pipeline gets besides Hummingbird's own handlers.
+    func connectionHandlers() -> [any RemovableChannelHandler] {
+        let server = config.server
+        let on = { (name: String) in !BenchSwitch.without.contains(name) }
+        var handlers: [any RemovableChannelHandler] = []
+        if on("persistence") { handlers.append(ConnectionPersistenceHandler.Installer()) }
+        if on("slow-readers") { handlers.append(slowReaderGuard()) }
+        if on("pipelining-gate") {
+            handlers.append(
+                PipelinedRequestGate.Installer(
+                    statistics: pipelines, maxHeaderBytes: server.maxHeaderBytes, maxURLBytes: server.maxURLBytes))
+        }
+        return handlers
     }
 
     /// The HTTP server: HTTP/1.1 with the configured idle timeout and header limit (a request that does not keep the
@@ -152,12 +168,7 @@ public final class WebService: Sendable {
                     http1: HTTP1Channel(
                         responder: responder,
                         configuration: .init(
-                            additionalChannelHandlers: [
-                                ConnectionPersistenceHandler.Installer(), self.slowReaderGuard(),
-                                PipelinedRequestGate.Installer(
-                                    statistics: self.pipelines, maxHeaderBytes: server.maxHeaderBytes,
-                                    maxURLBytes: server.maxURLBytes),
-                            ],
+                            additionalChannelHandlers: self.connectionHandlers(),
                             idleTimeout: .seconds(Int64(server.idleConnectionSeconds)),
                             httpDecoderConfiguration: decoderConfiguration)))
             },
@@ -180,4 +191,13 @@ public struct WebRequestContext: RequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
     }
+}
+
+/// For `kiosk-bench serve --middleware-shares` only: `STOPKIOSK_BENCH_WITHOUT` names, comma-separated, the
+/// middlewares and connection handlers a server is started without (`access-log`, `metrics`, `compression`,
+/// `rate-limits`, `problems`, `limits`, `security-headers`, `cors`, `persistence`, `slow-readers`,
+/// `pipelining-gate`), so that each one's share of an answer can be measured. Unset, everything is on.
+enum BenchSwitch {
+    static let without: Set<String> = Set(
+        (ProcessInfo.processInfo.environment["STOPKIOSK_BENCH_WITHOUT"] ?? "").split(separator: ",").map(String.init))
 }
