@@ -89,19 +89,28 @@ struct LookupBench: ParsableCommand {
             WHERE s.stop_id = '\(stopID.replacingOccurrences(of: "'", with: "''"))' AND st.departure_time BETWEEN 28800 AND 32400
               AND t.service_idx IN (\(services)) AND st.pickup_type != 1 ORDER BY st.departure_time;
             """
+        // Alternately, so a machine that slows down during the run slows all three; ratios taken run by run.
         var ratios: [Double] = [], ours: [Double] = [], peer: [Double] = []
+        var versionRatios: [Double] = [], version: [Double] = []
         for run in 0...coldRuns {
             let a = try Measure.runProcess(kiosk, ["lookup", stopID, "--db", db, "--at", at, "--json"]).seconds
             let b = try Measure.runProcess(sqlite3, [db, query]).seconds
+            let c = try Measure.runProcess(kiosk, ["--version"]).seconds
             if run == 0 { continue }
             ours.append(a); peer.append(b); ratios.append(a / b)
+            version.append(c); versionRatios.append(c / b)
+        }
+        func ratio(_ values: [Double]) -> String {
+            "min \(String(format: "%.2f", values.min()!))  median \(String(format: "%.2f", Measure.median(values)))"
         }
         print(
             """
-            cold process, stop \(stopID) at \(at):
+            start-up, whole processes, \(coldRuns) in turn, stop \(stopID) at \(at) (lookup: median ≤ 20 ms):
               kiosk lookup --json  min \(Measure.ms(ours.min()!))  median \(Measure.ms(Measure.median(ours)))
+              kiosk --version      min \(Measure.ms(version.min()!))  median \(Measure.ms(Measure.median(version)))
               sqlite3 departures   min \(Measure.ms(peer.min()!))  median \(Measure.ms(Measure.median(peer)))
-              ratio                min \(String(format: "%.2f", ratios.min()!))  median \(String(format: "%.2f", Measure.median(ratios)))
+              ratio lookup / sqlite3     \(ratio(ratios))
+              ratio --version / sqlite3  \(ratio(versionRatios))
             """)
     }
 }

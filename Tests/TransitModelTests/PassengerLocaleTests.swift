@@ -69,6 +69,15 @@ import Testing
         #expect(PassengerLocale.country(ofTimeZone: "Etc/UTC") == nil)
     }
 
+    /// Zones only the system's tz tables name (not the built-in few), read from their last field of a line.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/zone.tab"), "no tz tables"))
+    func countriesFromTheTzTables() {
+        #expect(PassengerLocale.country(ofTimeZone: "America/Argentina/Buenos_Aires") == "AR")
+        #expect(PassengerLocale.country(ofTimeZone: "Asia/Kolkata") == "IN")
+        #expect(PassengerLocale.country(ofTimeZone: "Pacific/Auckland") == "NZ")
+        #expect(PassengerLocale.country(ofTimeZone: "Europe/Zurich") == "CH")
+    }
+
     @Test func clocksDatesAndDistances() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
         let afternoon = try #require(LocalTime.parse("2020-11-12T15:05", in: zone))
