@@ -44,11 +44,18 @@ final class FontSet {
 final class Canvas {
     let context: OpaquePointer
     let fonts: FontSet
+    /// An SVG page: QR symbols are drawn as vector outlines there (sign makers cut from them), as 1-bit masks
+    /// everywhere else.
+    let isSVG: Bool
+    /// A raster (the PNG pages, the read-back frames).
+    let isImage: Bool
     private var currentFont: (LabelFont, Double)?
 
     init(surface: OpaquePointer, fonts: FontSet) {
         context = cairo_create(surface)
         self.fonts = fonts
+        isSVG = cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_SVG
+        isImage = cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE
         cairo_set_font_options(context, fonts.options)
     }
 

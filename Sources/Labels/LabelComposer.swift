@@ -115,12 +115,12 @@ struct Badge: Sendable, Hashable {
 /// A label laid out: what to draw, in points from the label's top-left corner.
 struct ComposedLabel: Sendable {
     var prepared: PreparedLabel {
-        didSet { qrOutline = prepared.qr.outline }
+        didSet { qrBitmap = QRBitmap(prepared.qr) }
     }
     var geometry: LabelGeometry
     var module: Double
-    /// `prepared.qr.outline`, computed once: the label is drawn twice (read-back raster, then the page).
-    var qrOutline: [[(x: Int, y: Int)]]
+    /// `prepared.qr` as a 1-bit image, made once: the read-back raster and the page draw the same bits.
+    var qrBitmap: QRBitmap
     var badges: [Badge]
     var texts: [TextRun]
     var barcodeBox: Rect?
@@ -322,7 +322,7 @@ final class LabelComposer {
             )
         }
         return ComposedLabel(
-            prepared: label, geometry: g, module: g.moduleSize(label.qr), qrOutline: label.qr.outline, badges: badges,
+            prepared: label, geometry: g, module: g.moduleSize(label.qr), qrBitmap: QRBitmap(label.qr), badges: badges,
             texts: runs,
             barcodeBox: barcodeBox, barModule: barModule, proof: proof, warnings: warnings)
     }

@@ -23,7 +23,7 @@ extension Canvas {
         for run in label.texts {
             text(run.text, x: run.x, baseline: run.baseline, font: run.font, size: run.size, color: run.color)
         }
-        drawQR(outline: label.qrOutline, size: label.prepared.qr.size, at: label.geometry.qrBox, module: label.module)
+        drawQR(label.qrBitmap, outline: label.prepared.qr.outline, at: label.geometry.qrBox, module: label.module)
         if let barcode = label.prepared.barcode, let box = label.barcodeBox {
             let start = box.x + Double(Code128.quietZone) * label.barModule
             cairo_new_path(context)
@@ -66,6 +66,84 @@ extension Canvas {
 }
 
 extension Canvas {
+    /// Draws a QR symbol in `box` (its quiet zone included). PDF pages and rasters get the symbol as a 1-bit image
+    /// of one pixel per module, scaled without smoothing: in a PDF a stencil mask (`/ImageMask`, `/Interpolate
+    /// false`) of a few hundred bytes where the outline took some 13 KB of coordinates to format and compress,
+    /// and in the read-back raster the same bits, so the check decodes what the PDF carries. Edges fall exactly on
+    /// module boundaries at any scale; nothing sits between neighbouring modules for a renderer to seam. SVG pages
+    /// keep the vector outline (`outline` is evaluated only then), which sign makers' cutting tools need.
+    func drawQR(_ bitmap: QRBitmap, outline: @autoclosure () -> [[(x: Int, y: Int)]], at box: Rect, module: Double) {
+        guard !isSVG else {
+            drawQR(outline: outline(), size: bitmap.size, at: box, module: module)
+            return
+        }
+        let n = bitmap.size
+        let originX = box.x + Double(QRMatrix.quietZone) * module
+        let originY = box.y + Double(QRMatrix.quietZone) * module
+        if isImage, drawWholePixelQR(bitmap, x: originX, y: originY, module: module) { return }
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_A1, Int32(n), Int32(n))!
+        defer { cairo_surface_destroy(surface) }
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface),
+            Int(cairo_image_surface_get_stride(surface)) == bitmap.stride
+        else {
+            drawQR(outline: outline(), size: n, at: box, module: module)
+            return
+        }
+        bitmap.words.withUnsafeBytes { words in
+            UnsafeMutableRawPointer(data).copyMemory(from: words.baseAddress!, byteCount: bitmap.stride * n)
+        }
+        cairo_surface_mark_dirty(surface)
+        let pattern = cairo_pattern_create_for_surface(surface)!
+        defer { cairo_pattern_destroy(pattern) }
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST)
+        save()
+        translate(originX, originY)
+        cairo_scale(context, module, module)
+        setColor(.black)
+        cairo_mask(context, pattern)
+        restore()
+    }
+
+    /// On a raster where a module is a whole number of pixels and the symbol starts on a pixel corner (the read-back
+    /// frame: 4 pixels a module), the same bits widened to pixels here: pixman composites an untransformed 8-bit mask
+    /// on its fast path, and the scaled 1-bit one on its generic path, pixel by pixel. The pixels are the same.
+    /// False, having drawn nothing, anywhere else.
+    private func drawWholePixelQR(_ bitmap: QRBitmap, x: Double, y: Double, module: Double) -> Bool {
+        var (originX, originY) = (x, y)
+        cairo_user_to_device(context, &originX, &originY)
+        var (acrossX, acrossY) = (module, 0.0)
+        cairo_user_to_device_distance(context, &acrossX, &acrossY)
+        var (downX, downY) = (0.0, module)
+        cairo_user_to_device_distance(context, &downX, &downY)
+        let scale = acrossX.rounded()
+        func whole(_ value: Double) -> Bool { abs(value - value.rounded()) < 1e-6 }
+        guard scale >= 1, scale <= 64, whole(acrossX), abs(acrossY) < 1e-9, abs(downX) < 1e-9,
+            abs(downY - acrossX) < 1e-6, whole(originX), whole(originY)
+        else { return false }
+        let k = Int(scale), n = bitmap.size, side = n * k
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(side), Int32(side))!
+        defer { cairo_surface_destroy(surface) }
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return false }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        for row in 0..<n {
+            let first = data + row * k * stride
+            first.update(repeating: 0, count: stride)
+            for column in 0..<n where bitmap.isDark(row: row, column: column) {
+                (first + column * k).update(repeating: 255, count: k)
+            }
+            for copy in 1..<k { (first + copy * stride).update(from: first, count: stride) }
+        }
+        cairo_surface_mark_dirty(surface)
+        save()
+        cairo_identity_matrix(context)
+        setColor(.black)
+        cairo_mask_surface(context, surface, originX.rounded(), originY.rounded())
+        restore()
+        return true
+    }
+
     /// Draws a QR symbol in `box` (its quiet zone included): the outline of its dark modules, one path filled once,
     /// drawn in module units into a recording surface that is then painted scaled. PDF and SVG keep it as a vector
     /// form whose corners are small integers ("12 34 l", not "175.383 61.625 l"): a third smaller, and faster to

@@ -132,11 +132,13 @@ public final class LabelRenderer {
         let composed = compose(prepared)
         timings.compose = lap()
 
-        // Two threads, each with its own cairo font faces and zbar scanner; the results are handed over through
-        // boxes that exactly one iteration writes and that are read only after concurrentPerform has joined.
+        // Two threads, each with its own cairo font faces and zbar scanner: one draws the document while the other
+        // reads labels back, and the first joins the read-back once the document is drawn (the labels are taken
+        // from a shared counter, so neither core idles while the other has work). The results are handed over
+        // through boxes and slots that exactly one thread writes, read only after concurrentPerform has joined.
         let options = self.options
         let progress = self.progress
-        let failures = Handoff<[ReadBackFailure]>()
+        let queue = ReadBackQueue(count: composed.count)
         let drawn = Handoff<Result<(LabelRun, [AtomicFileWriter]), LabelError>>()
         let verifySeconds = Handoff<Double>(), writeSeconds = Handoff<Double>()
         DispatchQueue.concurrentPerform(iterations: 2) { part in
@@ -145,25 +147,24 @@ public final class LabelRenderer {
                 let writer = DocumentWriter(options: options, fonts: FontSet())
                 drawn.value = Result { () throws(LabelError) in try writer.draw(composed, to: output) }
                 writeSeconds.value = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            } else {
-                let checker = ReadBackChecker(fonts: FontSet())
-                var found: [ReadBackFailure] = []
-                for (index, label) in composed.enumerated() {
-                    found += checker.check(label)
+            }
+            let checker = ReadBackChecker(fonts: FontSet())
+            while let index = queue.next() {
+                queue.finish(index, checker.check(composed[index])) { done in
                     progress?(
                         ProgressUpdate(
-                            stage: "labels read back", done: index + 1, unit: "labels", workDone: Int64(index + 1),
+                            stage: "labels read back", done: done, unit: "labels", workDone: Int64(done),
                             workTotal: Int64(composed.count)))
                 }
-                failures.value = found
-                verifySeconds.value = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             }
+            if part == 1 { verifySeconds.value = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         }
+        let failures = queue.failures
         _ = lap()
         timings.verify = verifySeconds.value ?? 0
         timings.write = writeSeconds.value ?? 0
         // On failure the temporary files are removed when `drawn` goes (AtomicFileWriter's deinit).
-        if let failures = failures.value, !failures.isEmpty { throw .readBackFailed(failures) }
+        if !failures.isEmpty { throw .readBackFailed(failures) }
         guard let result = drawn.value else { throw .renderingFailed(reason: "the document was not drawn") }
         var (run, pending) = try result.get()
         for file in pending { try file.commitLabels() }
@@ -345,6 +346,45 @@ final class DocumentWriter {
             warnings += label.warnings.map { LabelRun.Warning(stopID: prepared.stop.id, message: $0) }
         }
         return (LabelRun(files: files, pages: pages, labels: entries, warnings: warnings), pending)
+    }
+}
+
+/// The labels still to read back, shared by the threads that read them, and what each read found.
+final class ReadBackQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = 0, finished = 0
+    private let count: Int
+    private var found: [[ReadBackFailure]]
+
+    init(count: Int) {
+        self.count = count
+        found = Array(repeating: [], count: count)
+    }
+
+    /// The next label to read back, or nil when every label is taken.
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard taken < count else { return nil }
+        defer { taken += 1 }
+        return taken
+    }
+
+    /// Records what label `index` read back as, and tells `report` how many labels are read back so far (under
+    /// the lock, so the counts reach a progress line in order).
+    func finish(_ index: Int, _ failures: [ReadBackFailure], report: (Int) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !failures.isEmpty { found[index] = failures }
+        finished += 1
+        report(finished)
+    }
+
+    /// Every failure, in label order (read after the threads have joined).
+    var failures: [ReadBackFailure] {
+        lock.lock()
+        defer { lock.unlock() }
+        return found.flatMap { $0 }
     }
 }
 

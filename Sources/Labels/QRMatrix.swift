@@ -157,6 +157,45 @@ public struct QRMatrix: Sendable, Hashable {
     }
 }
 
+/// The dark modules of a QR symbol (no quiet zone) as a 1-bit image of one pixel per module, laid out as cairo's
+/// `CAIRO_FORMAT_A1` wants it: rows of `stride` bytes, pixels packed into 32-bit words in the platform's bit order.
+public struct QRBitmap: Sendable, Hashable {
+    public let size: Int
+    /// Bytes per row (a multiple of 4).
+    public let stride: Int
+    /// `size` rows of `stride / 4` words.
+    public let words: [UInt32]
+
+    public init(_ matrix: QRMatrix) {
+        let n = matrix.size
+        let wordsPerRow = (n + 31) / 32
+        var words = [UInt32](repeating: 0, count: wordsPerRow * n)
+        for row in 0..<n {
+            for column in 0..<n where matrix.modules[row * n + column] {
+                #if _endian(little)
+                let bit = UInt32(1) << UInt32(column % 32)
+                #else
+                let bit = UInt32(1) << UInt32(31 - column % 32)
+                #endif
+                words[row * wordsPerRow + column / 32] |= bit
+            }
+        }
+        size = n
+        stride = wordsPerRow * 4
+        self.words = words
+    }
+
+    /// Whether the module at `row`, `column` is dark, read from the packed bits.
+    public func isDark(row: Int, column: Int) -> Bool {
+        let word = words[row * (stride / 4) + column / 32]
+        #if _endian(little)
+        return word >> UInt32(column % 32) & 1 == 1
+        #else
+        return word >> UInt32(31 - column % 32) & 1 == 1
+        #endif
+    }
+}
+
 /// Why a payload could not become a QR symbol.
 public enum QREncodingError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty

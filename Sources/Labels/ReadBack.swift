@@ -23,9 +23,11 @@ public struct ReadBackFailure: Sendable, Hashable, CustomStringConvertible {
 /// Rasterises each label in memory and decodes it with the kiosk's own decoder (`ZBarDecoder`), the check
 /// that stands between a rendering bug and a thousand useless stickers on poles.
 ///
-/// The QR symbol is rasterised at 4 pixels per module, its quiet zone and two more modules of the label
-/// around it included: anything drawn into the quiet zone, a module missing or a wrong payload fails. The
-/// barcode is rasterised at 3 pixels per bar module. zbar runs its direct pass only, with no recovery: a label
+/// The QR symbol is rasterised at 4 pixels per module over its box, quiet zone included — the whole label is
+/// drawn, clipped to that box, with the same 1-bit symbol the page prints: anything drawn into the quiet zone, a
+/// module missing or a wrong payload fails. The frame is then the very image the bare libqrencode + zbar floor
+/// decodes (`kiosk-bench labels`), pixel for pixel when nothing intrudes. The barcode is rasterised at 3 pixels
+/// per bar module. zbar runs its direct pass only, with no recovery: a label
 /// that needs image repair to read on a clean raster will not read on a dirty pole.
 final class ReadBackChecker {
     let fonts: FontSet
@@ -41,8 +43,7 @@ final class ReadBackChecker {
         var failures: [ReadBackFailure] = []
         let g = label.geometry
         let bounds = Rect(x: 0, y: 0, width: g.width, height: g.height)
-        let margin = 2 * label.module
-        let qrRegion = clip(g.qrBox.insetBy(-margin, -margin), to: bounds)
+        let qrRegion = clip(g.qrBox, to: bounds)
         let qrFrame = rasterise(label, region: qrRegion, pixelsPerPoint: Self.pixelsPerQRModule / label.module)
         let payload = Array(label.prepared.payload.utf8)
         let symbols = qrDecoder.decode(qrFrame).filter { $0.symbology == .qrCode }

@@ -155,6 +155,61 @@ struct RenderTests {
         #expect(TestSupport.listing(dir).isEmpty)
     }
 
+    @Test("the read-back raster holds exactly the symbol's modules, from the bits the page prints, in white quiet zone")
+    func readBackRasterIsTheMatrix() throws {
+        let renderer = LabelRenderer(options: LabelOptions(layout: .a4))
+        let label = renderer.compose(try renderer.prepare([TestSupport.stops[1]], payloads: builder))[0]
+        let qr = label.prepared.qr
+        #expect(label.qrBitmap == QRBitmap(qr))
+        let packed = (0..<qr.size).flatMap { row in
+            (0..<qr.size).map { label.qrBitmap.isDark(row: row, column: $0) }
+        }
+        #expect(packed == qr.modules, "the 1-bit image the PDF's stencil mask is made from differs from the matrix")
+        let module = label.module
+        let quiet = Double(QRMatrix.quietZone)
+        let region = Rect(
+            x: label.geometry.qrBox.x, y: label.geometry.qrBox.y, width: label.geometry.qrBox.width,
+            height: label.geometry.qrBox.height)
+        let frame = ReadBackChecker(fonts: FontSet()).rasterise(
+            label, region: region, pixelsPerPoint: ReadBackChecker.pixelsPerQRModule / module)
+        // The centre of every module, quiet zone included: dark exactly where the matrix is dark.
+        var wrong = 0
+        for row in -QRMatrix.quietZone..<(qr.size + QRMatrix.quietZone) {
+            for column in -QRMatrix.quietZone..<(qr.size + QRMatrix.quietZone) {
+                let x = Int(((Double(column) + quiet + 0.5) * ReadBackChecker.pixelsPerQRModule))
+                let y = Int(((Double(row) + quiet + 0.5) * ReadBackChecker.pixelsPerQRModule))
+                guard x < frame.width, y < frame.height else { continue }
+                let inSymbol = row >= 0 && column >= 0 && row < qr.size && column < qr.size
+                let dark = inSymbol && qr[row, column]
+                if (frame.pixels[y * frame.width + x] < 128) != dark { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) modules of the raster differ from the matrix")
+    }
+
+    @Test("text laid over the QR code's quiet zone is caught by the read-back: the whole label is rasterised")
+    func textOverQuietZoneRefused() throws {
+        let dir = TemporaryFolder.make("overlap")
+        let renderer = LabelRenderer(options: LabelOptions(layout: .a4))
+        // Move the big stop code over the QR symbol's top-left finder pattern and its quiet zone.
+        renderer.tamper = { label in
+            guard label.prepared.stop.id == "MQ01A", let first = label.texts.first else { return }
+            var run = first
+            run.text = "████"
+            run.x = label.geometry.qrBox.x
+            run.baseline = label.geometry.qrBox.y + run.size * 0.7
+            label.texts.append(run)
+        }
+        #expect {
+            try renderer.run(
+                stops: TestSupport.stops, payloads: builder, output: dir.appendingPathComponent("x.pdf").path)
+        } throws: { error in
+            guard case LabelError.readBackFailed(let failures) = error else { return false }
+            return failures.map(\.stopID) == ["MQ01A"]
+        }
+        #expect(TestSupport.listing(dir).isEmpty)
+    }
+
     @Test("an unwritable output is refused before any drawing, and no temporary file is left")
     func unwritableOutput() throws {
         let renderer = LabelRenderer(options: LabelOptions(layout: .single))
