@@ -37,6 +37,8 @@ SPLIT = {
 SUITE_SECONDS = {
     "PhonePagesBrowserTests": 280,
     "KioskBoardBrowserTests": 270,
+    "KioskLiveTests": 160,
+    "KioskEndToEndTests": 110,
     "DeploymentTests": 120,
     "StopSearchIndexTests": 120,
     "ShapeImportTests": 90,
