@@ -46,8 +46,14 @@ SUITE_SECONDS = {
     "TimetableCommandTests": 60,
     "OracleComparisonTests": 60,
 }
-# The first character of each line Swift Testing prints about a test (plain, with NO_COLOR).
-SYMBOLS = ("◇", "✔", "✘", "↳", "􀟈", "􁁛", "􀢄", "􀙟")
+# The first character of each line Swift Testing prints about a test: started, passed, failed, skipped, a warning.
+# (Its "↳" lines are details of the line before them.)
+SYMBOLS = ("◇", "✔", "✘", "➜", "⚠")
+
+
+def fail(message):
+    print(f"tests: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
 
 
 def list_tests(binary):
@@ -55,10 +61,10 @@ def list_tests(binary):
         [binary, "--testing-library", "swift-testing", "--list-tests"],
         capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"))
     if listed.returncode != 0:
-        sys.exit(f"tests: {binary} --list-tests failed ({listed.returncode}):\n{listed.stderr}")
+        fail(f"{binary} --list-tests failed ({listed.returncode}):\n{listed.stderr}")
     tests = [line.strip() for line in listed.stdout.splitlines() if line.strip()]
     if not tests:
-        sys.exit(f"tests: {binary} lists no tests")
+        fail(f"{binary} lists no tests")
     return tests
 
 
@@ -100,7 +106,7 @@ def check_partition(tests, plan):
     for test in tests:
         owners = [name for name, regex in compiled if regex.search(test)]
         if len(owners) != 1:
-            sys.exit(f"tests: {test} would be run by {len(owners)} processes ({', '.join(owners) or 'none'})")
+            fail(f"{test} would be run by {len(owners)} processes ({', '.join(owners) or 'none'})")
 
 
 def issues(log_path):
@@ -161,7 +167,11 @@ def main():
         print(f"tests: {name}: {summary(log_path)} ({time.monotonic() - began:.0f} s, exit {code})", flush=True)
         if code != 0:
             failed.append(name)
-            print("\n".join(issues(log_path)) or f"(see {log_path})", flush=True)
+            found = issues(log_path)
+            if not found:  # a crash, or a failure outside any test: the end of the log says what
+                with open(log_path, encoding="utf-8", errors="replace") as log:
+                    found = [line.rstrip("\n") for line in log][-40:]
+            print("\n".join(found), flush=True)
 
     elapsed = time.monotonic() - started
     if failed:
