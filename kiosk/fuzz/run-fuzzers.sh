@@ -27,8 +27,7 @@ fuzz_one() {
   local target=$1 work
   work=$(mktemp -d)
   echo "fuzz: $target for ${seconds}s" >&2
-  if ! KIOSK_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 \
-    LSAN_OPTIONS=suppressions=$PWD/kiosk/fuzz/lsan-suppressions.txt "$fuzzer" -max_total_time="$seconds" -timeout=10 \
+  if ! KIOSK_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=1 "$fuzzer" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/$target-" \
     "$work" "kiosk/fuzz/corpus/$target" 2>"$work.log"; then
     tail -40 "$work.log" >&2
