@@ -35,10 +35,6 @@ final class PipelinedRequestGate: ChannelDuplexHandler, RemovableChannelHandler 
     private var context: ChannelHandlerContext?
     private var held = CircularBuffer<ByteBuffer>()
     private var heldBytes = 0
-    /// What this connection last added to `statistics` (its held bytes, its most requests waiting): the shared
-    /// figures are touched only when these change, not two or three times a request.
-    private var reportedHeldBytes = 0
-    private var reportedWaiting = 0
     /// The client closed its side behind the held bytes: passed on once they are.
     private var inputClosedHeld = false
     private var readPending = false
@@ -74,13 +70,8 @@ final class PipelinedRequestGate: ChannelDuplexHandler, RemovableChannelHandler 
         guard bytes.readableBytes > 0 else { return }
         held.append(bytes)
         heldBytes += bytes.readableBytes
-        let holds = heldBytes
+        statistics.hold(bytes.readableBytes, connectionHolds: heldBytes)
         release(context, inReadCycle: true)
-        // Bytes passed on at once were never held for long: only what stays is counted.
-        if heldBytes != reportedHeldBytes {
-            statistics.hold(heldBytes - reportedHeldBytes, connectionHolds: holds)
-            reportedHeldBytes = heldBytes
-        }
         if heldBytes > Self.heldLimit {
             statistics.recordClose()
             drop()
@@ -126,25 +117,13 @@ final class PipelinedRequestGate: ChannelDuplexHandler, RemovableChannelHandler 
     /// The decoder passed on a request's end.
     func requestRead() {
         requestsRead += 1
-        if requestsRead - answersWritten > reportedWaiting {
-            reportedWaiting = requestsRead - answersWritten
-            statistics.noteWaiting(reportedWaiting)
-        }
+        statistics.noteWaiting(requestsRead - answersWritten)
     }
 
     /// An answer's end was written: the next requests may be decoded once the write has returned.
     func answerWritten() {
         answersWritten += 1
         guard let context else { return }
-        if held.isEmpty && !inputClosedHeld {
-            // Nothing held to decode (a client that waits for each answer): only the pending read to let through,
-            // which decodes nothing now, so it needs no deferring (nor a task on the loop per answer).
-            if readPending && mayPass(context) {
-                readPending = false
-                context.read()
-            }
-            return
-        }
         context.eventLoop.assumeIsolated().execute { [self] in
             guard let context = self.context else { return }
             release(context, inReadCycle: false)
@@ -163,13 +142,10 @@ final class PipelinedRequestGate: ChannelDuplexHandler, RemovableChannelHandler 
             let slice = first.readSlice(length: min(Self.sliceBytes, first.readableBytes))!
             if first.readableBytes > 0 { held.prepend(first) }
             heldBytes -= slice.readableBytes
+            statistics.release(slice.readableBytes)
             scan(slice)
             passed = true
             context.fireChannelRead(wrapInboundOut(slice))
-        }
-        if !inReadCycle && heldBytes != reportedHeldBytes {
-            statistics.release(reportedHeldBytes - heldBytes)
-            reportedHeldBytes = heldBytes
         }
         if passed && !inReadCycle { context.fireChannelReadComplete() }
         if held.isEmpty && inputClosedHeld {
@@ -199,8 +175,7 @@ final class PipelinedRequestGate: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     private func drop() {
-        statistics.release(reportedHeldBytes)
-        reportedHeldBytes = 0
+        statistics.release(heldBytes)
         heldBytes = 0
         held.removeAll()
         inputClosedHeld = false
@@ -241,8 +216,6 @@ final class PipelinedRequestGate: ChannelDuplexHandler, RemovableChannelHandler 
             } catch {
                 preconditionFailure("cannot add the pipelining gate to the HTTP/1 pipeline: \(error)")
             }
-            // Its work is done: out of the pipeline, so that no read of the connection passes through it.
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 }

@@ -108,8 +108,6 @@ final class SlowReaderGuard: ChannelDuplexHandler, RemovableChannelHandler {
             } catch {
                 preconditionFailure("cannot add the slow-reader guard to the HTTP/1 pipeline: \(error)")
             }
-            // Its work is done: out of the pipeline, so that no read of the connection passes through it.
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 }

@@ -149,8 +149,7 @@ public final class WebService: Sendable {
 
     /// The HTTP server: HTTP/1.1 with the configured idle timeout and header limit (a request that does not keep the
     /// connection alive closes it after the answer: `ConnectionPersistenceHandler`), graceful shutdown on SIGTERM
-    /// and SIGINT when run in a `ServiceGroup` (stop accepting, finish what is in flight). Each connection's requests
-    /// are handled on its own event loop (`EventLoopHTTP1Channel`).
+    /// and SIGINT when run in a `ServiceGroup` (stop accepting, finish what is in flight).
     public func application(
         host: String, port: Int, services: [any Service] = [],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -163,15 +162,11 @@ public final class WebService: Sendable {
         let decoderConfiguration = decoder
         return Application(
             router: router(),
-            server: HTTPServerBuilder { responder in
-                EventLoopHTTP1Channel(
-                    http1: HTTP1Channel(
-                        responder: responder,
-                        configuration: .init(
-                            additionalChannelHandlers: self.connectionHandlers(),
-                            idleTimeout: .seconds(Int64(server.idleConnectionSeconds)),
-                            httpDecoderConfiguration: decoderConfiguration)))
-            },
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: self.connectionHandlers(),
+                    idleTimeout: .seconds(Int64(server.idleConnectionSeconds)),
+                    httpDecoderConfiguration: decoderConfiguration)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,
             onServerRunning: { channel in

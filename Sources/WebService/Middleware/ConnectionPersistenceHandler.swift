@@ -41,7 +41,7 @@ final class ConnectionPersistenceHandler: ChannelDuplexHandler, RemovableChannel
     }
 
     /// Added through `HTTP1Channel.Configuration.additionalChannelHandlers`: puts a `ConnectionPersistenceHandler`
-    /// after the request decoder when it joins the pipeline, then leaves it.
+    /// after the request decoder when it joins the pipeline, and passes everything through itself.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = NIOAny
 
@@ -55,8 +55,6 @@ final class ConnectionPersistenceHandler: ChannelDuplexHandler, RemovableChannel
             } catch {
                 preconditionFailure("cannot add the connection handler to the HTTP/1 pipeline: \(error)")
             }
-            // Its work is done: out of the pipeline, so that no read of the connection passes through it.
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 }
