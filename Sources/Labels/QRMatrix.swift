@@ -172,12 +172,7 @@ public struct QRBitmap: Sendable, Hashable {
         var words = [UInt32](repeating: 0, count: wordsPerRow * n)
         for row in 0..<n {
             for column in 0..<n where matrix.modules[row * n + column] {
-                #if _endian(little)
-                let bit = UInt32(1) << UInt32(column % 32)
-                #else
-                let bit = UInt32(1) << UInt32(31 - column % 32)
-                #endif
-                words[row * wordsPerRow + column / 32] |= bit
+                words[row * wordsPerRow + column / 32] |= Self.bit(column: column)
             }
         }
         size = n
@@ -187,11 +182,15 @@ public struct QRBitmap: Sendable, Hashable {
 
     /// Whether the module at `row`, `column` is dark, read from the packed bits.
     public func isDark(row: Int, column: Int) -> Bool {
-        let word = words[row * (stride / 4) + column / 32]
+        words[row * (stride / 4) + column / 32] & Self.bit(column: column) != 0
+    }
+
+    /// The bit of `column` within its 32-bit word, in the platform's bit order (cairo's A1 layout).
+    private static func bit(column: Int) -> UInt32 {
         #if _endian(little)
-        return word >> UInt32(column % 32) & 1 == 1
+        UInt32(1) << UInt32(column % 32)
         #else
-        return word >> UInt32(31 - column % 32) & 1 == 1
+        UInt32(1) << UInt32(31 - column % 32)
         #endif
     }
 }

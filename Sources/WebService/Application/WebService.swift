@@ -109,7 +109,7 @@ public final class WebService: Sendable {
         let router = Router(context: WebRequestContext.self, options: .autoGenerateHeadEndpoints)
         if let instanceName { router.add(middleware: InstanceHeaderMiddleware(name: instanceName)) }
         let addresses = ClientAddressResolver(trustedProxies: config.server.trustedProxies)
-        let on = { (name: String) in !BenchSwitch.without.contains(name) }
+        let on = BenchSwitch.isOn
         if on("access-log") { router.add(middleware: AccessLogMiddleware(logger: logger, addresses: addresses)) }
         if on("metrics") { router.add(middleware: metrics.middleware) }
         // Outside the error answers, so problem+json is compressed too; it answers If-None-Match for either variant.
@@ -135,7 +135,7 @@ public final class WebService: Sendable {
     /// What each connection's pipeline gets besides Hummingbird's own handlers.
     func connectionHandlers() -> [any RemovableChannelHandler] {
         let server = config.server
-        let on = { (name: String) in !BenchSwitch.without.contains(name) }
+        let on = BenchSwitch.isOn
         var handlers: [any RemovableChannelHandler] = []
         if on("persistence") { handlers.append(ConnectionPersistenceHandler.Installer()) }
         if on("slow-readers") { handlers.append(slowReaderGuard()) }
@@ -159,14 +159,13 @@ public final class WebService: Sendable {
         decoder.maxHeaderListSize = server.maxHeaderBytes
         decoder.maxHeaderFieldSize = server.maxHeaderBytes
         decoder.maxHeaderFieldCount = 100
-        let decoderConfiguration = decoder
         return Application(
             router: router(),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: self.connectionHandlers(),
                     idleTimeout: .seconds(Int64(server.idleConnectionSeconds)),
-                    httpDecoderConfiguration: decoderConfiguration)),
+                    httpDecoderConfiguration: decoder)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "stopkiosk"),
             services: services,
             onServerRunning: { channel in
@@ -195,4 +194,6 @@ public struct WebRequestContext: RequestContext {
 enum BenchSwitch {
     static let without: Set<String> = Set(
         (ProcessInfo.processInfo.environment["STOPKIOSK_BENCH_WITHOUT"] ?? "").split(separator: ",").map(String.init))
+
+    static func isOn(_ name: String) -> Bool { !without.contains(name) }
 }

@@ -104,7 +104,7 @@ enum Gzip {
             headers.append(varyAcceptEncoding)
             return
         }
-        let present = headers[values: .vary].contains { value in
+        let present = values.contains { value in
             value.split(separator: ",").contains { $0.trimmingSpaces().lowercased() == "accept-encoding" }
         }
         if !present { headers[values: .vary].append("Accept-Encoding") }
